@@ -1,0 +1,1 @@
+"""Benchmarks, run on demand with ``python -m bench``; results are appended to BENCHMARKS.md."""

@@ -1,0 +1,42 @@
+"""Helpers shared by the benchmark modules: timing and the result row every module returns."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Row:
+    """One measured number. ``target`` is the issue's goal in words (``<= 5 ms``) and ``ok`` whether it is met
+    (``None`` where there is no target). ``peer`` names what it is compared with, side by side in the same run."""
+
+    group: str
+    metric: str
+    value: float
+    unit: str
+    target: str = ""
+    ok: bool | None = None
+    peer: str = ""
+    note: str = ""
+
+
+def samples(fn: Callable[[], object], repeat: int) -> list[float]:
+    """Wall times of ``repeat`` calls of ``fn``, in seconds."""
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def median_ms(times: list[float]) -> float:
+    return statistics.median(times) * 1000.0
+
+
+def rate(count: int, seconds: float) -> float:
+    """Items per second."""
+    return count / seconds if seconds > 0 else float("inf")

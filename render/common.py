@@ -1,0 +1,53 @@
+"""What every board picture shares: fonts, a palette readable on Discord's dark and light themes, PNG output.
+
+Boards are drawn on their own opaque panel (never a transparent background), so the same image reads well on
+both themes; player colours are chosen to differ in lightness as well as hue, for colour-blind players.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+#: panel around the board, and its text
+BACKGROUND = (38, 41, 48)
+FOREGROUND = (232, 232, 236)
+MUTED = (150, 155, 165)
+HIGHLIGHT = (255, 196, 0)
+#: per seat: fill and outline; light/dark pairs first so two-player games differ in lightness too
+PLAYER_COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
+    ((236, 236, 228), (70, 70, 70)),  # ivory
+    ((196, 52, 52), (90, 16, 16)),  # red
+    ((64, 120, 214), (20, 44, 96)),  # blue
+    ((70, 170, 90), (22, 74, 34)),  # green
+)
+
+
+@lru_cache(maxsize=32)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled scalable font at ``size`` pixels (no system font needed)."""
+    return ImageFont.load_default(size=size)
+
+
+def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:
+    """Width and height of ``text`` drawn at ``size``."""
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=font(size))
+    return right - left, bottom - top
+
+
+def centred_text(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: tuple[int, ...]
+) -> None:
+    """Draw ``text`` centred on ``xy``."""
+    draw.text(xy, text, font=font(size), fill=fill, anchor="mm")
+
+
+def to_png(image: Image.Image) -> bytes:
+    """Encode as PNG; boards have few colours, so a palette image keeps files small."""
+    buffer = io.BytesIO()
+    image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        buffer, format="PNG", optimize=False, compress_level=6
+    )
+    return buffer.getvalue()

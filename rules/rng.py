@@ -1,0 +1,45 @@
+"""A tiny seeded random number generator whose whole state is one integer.
+
+Dice are part of a game's state, so the generator must serialise to a few bytes of JSON and replay exactly
+on any machine and any Python version. ``random.Random`` carries 625 words of state; SplitMix64 carries one.
+"""
+
+from __future__ import annotations
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+class Rng:
+    """SplitMix64 (Steele, Lea, Flood 2014): passes BigCrush, one 64-bit word of state."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def next64(self) -> int:
+        """Return the next 64-bit output."""
+        self.state = (self.state + _GOLDEN) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Return a uniform integer in ``[0, n)``, without modulo bias (rejection sampling)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            value = self.next64()
+            if value < limit:
+                return value % n
+
+    def die(self, sides: int = 6) -> int:
+        """Roll one die: a uniform integer in ``[1, sides]``."""
+        return 1 + self.below(sides)
+
+    def choice(self, items: list) -> object:  # noqa: ANN401 - any element type
+        """Return one element of a non-empty list, uniformly."""
+        return items[self.below(len(items))]
