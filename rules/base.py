@@ -130,7 +130,7 @@ def parse_options(declared: Sequence[Option], tokens: Iterable[str]) -> dict[str
                 number = int(raw)
             except ValueError:
                 raise OptionError(f"option -{name}: {raw!r} is not a whole number") from None
-            if opt.minimum is not None and number < opt.minimum or opt.maximum is not None and number > opt.maximum:
+            if (opt.minimum is not None and number < opt.minimum) or (opt.maximum is not None and number > opt.maximum):
                 raise OptionError(f"option -{name}={number} is out of range ({opt.minimum}..{opt.maximum})")
             values[name] = number
         given.append(name)
@@ -406,10 +406,7 @@ class GameState(ABC):
         :attr:`legal_moves` or :meth:`forced_move`."""
         if self._outcome is not None:
             raise IllegalMoveError(str(move), "the game is over")
-        if isinstance(move, Resign):
-            events = self._resign(move.player)
-        else:
-            events = self._push(move)
+        events = self._resign(move.player) if isinstance(move, Resign) else self._push(move)
         self.ply += 1
         return events
 

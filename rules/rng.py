@@ -40,6 +40,6 @@ class Rng:
         """Roll one die: a uniform integer in ``[1, sides]``."""
         return 1 + self.below(sides)
 
-    def choice(self, items: list) -> object:  # noqa: ANN401 - any element type
+    def choice(self, items: list) -> object:
         """Return one element of a non-empty list, uniformly."""
         return items[self.below(len(items))]

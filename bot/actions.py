@@ -1,0 +1,682 @@
+"""What players can do, independent of where they type it: challenge, accept, decline, cancel, move, resign,
+show, history, games, moves, help. ACTIONS API READY.
+
+Both fronts (the console now, Discord) call :class:`Actions` and only present the :class:`Result` it returns:
+the message, the events, who must be notified, and the state to draw. Game logic lives in ``rules``; storage in
+``data``; this module is the server loop of pbmserv between them:
+
+* a move is parsed against the stored position, applied, followed by every move the server must make for the
+  next players (a forced pass, Backgammon's only legal play, a queued resignation falling due), each logged as
+  ``(Auto)``, and all of it committed in one transaction under the stale-move guard before anything is shown;
+* a resignation during the first round means "I decline to play", as in pbmserv: the game is cancelled, or
+  restarted without that player when enough players remain;
+* any earlier position is a replay of the log.
+
+Results never raise for a player's mistake: ``ok`` is false and ``message`` says what was wrong, and nothing was
+changed. Player ids are plain strings (console names, or the Discord front's ids).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from data.store import DamagedRowError, GameRow, LogEntry, NotFoundError, StaleWriteError, Store, StoreError
+from rules import registry
+from rules.base import Event, GameDef, GameError, GameState, MoveSyntaxError, Resign, StateFormatError
+
+_MOVE_NUMBER = re.compile(r"^(?P<text>.*?)\s*#\s*(?P<number>\d+)\s*$", re.S)
+#: how many legal moves ``moves`` lists at most (Discord autocomplete shows 25)
+MOVE_LIST_LIMIT = 25
+
+
+@dataclass
+class Result:
+    """What an action did. ``notify`` lists the players to ping (the player to move after a turn change);
+    ``state`` is the position to draw (``None`` when there is no board to show)."""
+
+    ok: bool
+    message: str
+    game_id: int | None = None
+    game_type: str | None = None
+    move_number: int | None = None
+    to_move: str | None = None
+    status: str | None = None
+    winners: list[str] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    notify: list[str] = field(default_factory=list)
+    state: GameState | None = None
+    items: list[str] = field(default_factory=list)
+    challenge_id: int | None = None
+    players: list[str] = field(default_factory=list)
+
+    def board_png(self) -> bytes | None:
+        """The board picture of ``state`` (imports Pillow on first use; fronts call it off their event loop)."""
+        if self.state is None:
+            return None
+        from render import board_png
+
+        return board_png(self.state)
+
+    def board_text(self) -> str | None:
+        return None if self.state is None else self.state.text_board()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "message": self.message,
+            "game": self.game_type,
+            "game_id": self.game_id,
+            "challenge_id": self.challenge_id,
+            "move_number": self.move_number,
+            "to_move": self.to_move,
+            "status": self.status,
+            "winner": self.winners[0] if len(self.winners) == 1 else (self.winners or None),
+            "players": self.players,
+            "events": [e.to_json() for e in self.events],
+            "notify": self.notify,
+            "items": self.items,
+        }
+
+
+def _fail(message: str, **fields: Any) -> Result:
+    return Result(ok=False, message=message, **fields)
+
+
+def split_move_number(text: str) -> tuple[str, int | None]:
+    """Split pbmserv's ``move#moveno`` suffix: ``"c3#5"`` -> ``("c3", 5)``."""
+    match = _MOVE_NUMBER.match(text)
+    if match is None:
+        return text.strip(), None
+    return match.group("text").strip(), int(match.group("number"))
+
+
+def status_line(game: GameDef, state: GameState) -> str:
+    """One line on how the game stands: whose turn it is, or how it ended."""
+    outcome = state.outcome()
+    if outcome is None:
+        seat = state.to_move
+        return f"{game.title}: {state.players[seat]} to move (move {state.ply + 1})" if seat is not None else ""
+    if outcome.cancelled:
+        return f"{game.title}: cancelled ({outcome.reason})"
+    if outcome.draw:
+        return f"{game.title}: drawn ({outcome.reason})"
+    names = " and ".join(state.players[w] for w in outcome.winners)
+    points = f", {outcome.points} points" if outcome.points != 1 else ""
+    return f"{game.title}: {names} won ({outcome.reason}{points})"
+
+
+class Actions:
+    """The transport-free actions. ``seed_source`` gives each new game its RNG seed (tests pass a fixed one)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        seed_source: Callable[[], int] | None = None,
+        challenge_ttl: float | None = 24 * 3600.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self._seed = seed_source or (lambda: secrets.randbits(63))
+        self.challenge_ttl = challenge_ttl
+        self._clock = clock
+
+    # ---- challenges ----------------------------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        game_name: str,
+        players: Sequence[str],
+        options: Sequence[str] = (),
+        *,
+        start: bool = False,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> Result:
+        """``players[0]`` challenges the others to ``game_name`` with pbmserv ``options`` (``-size=8`` ...).
+        Options and player count are validated up front. With ``start`` (the console, as pbmserv did) the game
+        begins at once; otherwise an open challenge waits for every challenged player to accept."""
+        try:
+            game = registry.get(game_name)
+            if len(set(players)) != len(players):
+                return _fail("a player cannot be challenged twice, nor challenge themself")
+            parsed = game.parse_options(options, len(players))
+        except GameError as exc:
+            return _fail(str(exc))
+        if start:
+            return await self._start_game(game, parsed, list(players), guild_id=guild_id, channel_id=channel_id)
+        expires = None if self.challenge_ttl is None else self._clock() + self.challenge_ttl
+        for player in players:
+            await self.store.ensure_player(player)
+        challenge_id = await self.store.create_challenge(
+            game.name, list(options), list(players), expires_at=expires, guild_id=guild_id, channel_id=channel_id
+        )
+        others = ", ".join(players[1:])
+        return Result(
+            ok=True,
+            message=f"{players[0]} challenges {others} to {game.title}"
+            + (f" ({game.format_options(parsed)})" if game.format_options(parsed) else "")
+            + f": challenge {challenge_id}",
+            game_type=game.name,
+            challenge_id=challenge_id,
+            status="open",
+            notify=list(players[1:]),
+            players=list(players),
+        )
+
+    async def accept(self, challenge_id: int, player: str) -> Result:
+        """A challenged player accepts; when everyone has, the game starts."""
+        challenge, error = await self._open_challenge(challenge_id)
+        if error is not None:
+            return error
+        if player not in challenge.players:
+            return _fail(f"challenge {challenge_id} is not addressed to you", challenge_id=challenge_id)
+        if player in challenge.accepted:
+            return _fail(f"you have already accepted challenge {challenge_id}", challenge_id=challenge_id)
+        accepted = [*challenge.accepted, player]
+        waiting = [p for p in challenge.players if p not in accepted]
+        if waiting:
+            try:
+                await self.store.update_challenge(challenge_id, accepted=accepted)
+            except StaleWriteError:
+                return _fail(f"challenge {challenge_id} has just changed; look again", challenge_id=challenge_id)
+            return Result(
+                ok=True,
+                message=f"{player} accepted challenge {challenge_id}; waiting for {', '.join(waiting)}",
+                challenge_id=challenge_id,
+                game_type=challenge.type,
+                status="open",
+                players=challenge.players,
+            )
+        game = registry.get(challenge.type)
+        try:
+            options = game.parse_options(challenge.options, len(challenge.players))
+        except GameError as exc:
+            return _fail(f"challenge {challenge_id} cannot start: {exc}", challenge_id=challenge_id)
+        try:
+            await self.store.update_challenge(challenge_id, status="accepted", accepted=accepted)
+        except StaleWriteError:
+            return _fail(f"challenge {challenge_id} has already been answered", challenge_id=challenge_id)
+        result = await self._start_game(
+            game, options, challenge.players, guild_id=challenge.guild_id, channel_id=challenge.channel_id
+        )
+        if result.game_id is not None:
+            await self.store.update_challenge(
+                challenge_id, expected_status="accepted", status="accepted", game_id=result.game_id
+            )
+        result.challenge_id = challenge_id
+        return result
+
+    async def decline(self, challenge_id: int, player: str) -> Result:
+        """A challenged player refuses; the challenge is over."""
+        challenge, error = await self._open_challenge(challenge_id)
+        if error is not None:
+            return error
+        if player not in challenge.players[1:]:
+            return _fail(f"challenge {challenge_id} is not addressed to you", challenge_id=challenge_id)
+        return await self._close_challenge(challenge_id, "declined", f"{player} declined challenge {challenge_id}")
+
+    async def cancel(self, challenge_id: int, player: str) -> Result:
+        """The challenger withdraws an open challenge."""
+        challenge, error = await self._open_challenge(challenge_id)
+        if error is not None:
+            return error
+        if player != challenge.players[0]:
+            return _fail(f"only {challenge.players[0]} can cancel challenge {challenge_id}", challenge_id=challenge_id)
+        return await self._close_challenge(challenge_id, "cancelled", f"{player} withdrew challenge {challenge_id}")
+
+    async def expire_challenges(self) -> list[Result]:
+        """Close every open challenge whose time is up; one result per challenge closed."""
+        results = []
+        for challenge in await self.store.expired_challenges(self._clock()):
+            results.append(
+                await self._close_challenge(challenge.id, "expired", f"challenge {challenge.id} expired unanswered")
+            )
+        return [r for r in results if r.ok]
+
+    async def _open_challenge(self, challenge_id: int) -> tuple[Any, Result | None]:
+        try:
+            challenge = await self.store.load_challenge(challenge_id)
+        except (NotFoundError, DamagedRowError) as exc:
+            return None, _fail(str(exc), challenge_id=challenge_id)
+        if challenge.status != "open":
+            return None, _fail(f"challenge {challenge_id} is {challenge.status}", challenge_id=challenge_id)
+        if challenge.expires_at is not None and challenge.expires_at <= self._clock():
+            return None, _fail(f"challenge {challenge_id} has expired", challenge_id=challenge_id)
+        return challenge, None
+
+    async def _close_challenge(self, challenge_id: int, status: str, message: str) -> Result:
+        try:
+            await self.store.update_challenge(challenge_id, status=status)
+        except StaleWriteError:
+            return _fail(f"challenge {challenge_id} has already been answered", challenge_id=challenge_id)
+        challenge = await self.store.load_challenge(challenge_id)
+        return Result(
+            ok=True,
+            message=message,
+            challenge_id=challenge_id,
+            status=status,
+            game_type=challenge.type,
+            players=challenge.players,
+        )
+
+    async def _start_game(
+        self,
+        game: GameDef,
+        options: dict[str, Any],
+        players: list[str],
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        prefix: str = "",
+    ) -> Result:
+        seed = self._seed()
+        state = game.new(options, players, seed)
+        game_id = await self.store.create_game(
+            game.name,
+            options,
+            players,
+            seed,
+            state.to_json(),
+            _player_to_move(state),
+            guild_id=guild_id,
+            channel_id=channel_id,
+        )
+        entries, events = _run_server_loop(state)
+        if entries:
+            await self._commit(game_id, 0, entries, state)
+        opts = game.format_options(options)
+        message = f"{prefix}{game.title} game {game_id} started: {', '.join(players)}" + (f" ({opts})" if opts else "")
+        return self._game_result(game, game_id, state, message, events, actor=None)
+
+    # ---- moves ---------------------------------------------------------------------------------------------
+
+    async def move(self, game_id: int, player: str, text: str, *, alternative: str | None = None) -> Result:
+        """``player`` makes a move written ``text`` (pbmserv notation, optionally ending ``#moveno``).
+
+        ``alternative`` is another reading of the same input, tried when ``text`` is not a move at all: the
+        console passes the input without pbmserv's password word, which it cannot tell from a move by itself.
+        """
+        text, expected = split_move_number(text)
+        if alternative is not None:
+            alternative, _ = split_move_number(alternative)
+        if not text:
+            return _fail("no move given", game_id=game_id)
+        loaded = await self._load(game_id)
+        if isinstance(loaded, Result):
+            return loaded
+        row, game, state = loaded
+        if row.status != "active":
+            return _fail(f"game {game_id} is over", game_id=game_id, game_type=game.name, state=state)
+        if player not in state.players:
+            return _fail(f"{player} is not playing in game {game_id}", game_id=game_id, game_type=game.name)
+        if expected is not None and expected != state.ply + 1:
+            return _fail(
+                f"move received as move #{expected}, but game {game_id} is at move #{state.ply + 1}: "
+                "the board has changed since you looked",
+                game_id=game_id,
+                game_type=game.name,
+                move_number=state.ply,
+            )
+        seat = state.seat_of(player)
+        if text.lower() in ("resign", "forfeit"):
+            return await self._resign(row, game, state, player)
+        try:
+            try:
+                move = state.parse_move(text, seat)
+            except MoveSyntaxError:
+                if alternative is None:
+                    raise
+                move = state.parse_move(alternative, seat)
+        except GameError as exc:
+            return _fail(str(exc), game_id=game_id, game_type=game.name, state=state, move_number=state.ply)
+        if isinstance(move, Resign):
+            return await self._resign(row, game, state, player)
+        move_text = state.move_text(move)
+        events = state.push(move)
+        entries = [LogEntry(state.ply, player, move_text, [e.to_json() for e in events])]
+        more_entries, more_events = _run_server_loop(state)
+        error = await self._commit(game_id, row.log_length, entries + more_entries, state)
+        if error is not None:
+            return error
+        return self._game_result(
+            game, game_id, state, f"{player} played {move_text}", events + more_events, actor=player
+        )
+
+    async def resign(self, game_id: int, player: str) -> Result:
+        """``player`` resigns (pbmserv semantics: see the module docstring)."""
+        loaded = await self._load(game_id)
+        if isinstance(loaded, Result):
+            return loaded
+        row, game, state = loaded
+        if row.status != "active":
+            return _fail(f"game {game_id} is over", game_id=game_id, game_type=game.name)
+        if player not in state.players:
+            return _fail(f"{player} is not playing in game {game_id}", game_id=game_id, game_type=game.name)
+        return await self._resign(row, game, state, player)
+
+    async def _resign(self, row: GameRow, game: GameDef, state: GameState, player: str) -> Result:
+        if state.ply < len(row.players):
+            return await self._decline_game(row, game, player)
+        try:
+            events = state.resign(state.seat_of(player))
+        except GameError as exc:
+            return _fail(str(exc), game_id=row.id, game_type=game.name)
+        entries = [LogEntry(state.ply, player, "resign", [e.to_json() for e in events])]
+        more_entries, more_events = _run_server_loop(state)
+        error = await self._commit(row.id, row.log_length, entries + more_entries, state)
+        if error is not None:
+            return error
+        return self._game_result(game, row.id, state, events[0].text, events + more_events, actor=player)
+
+    async def _decline_game(self, row: GameRow, game: GameDef, player: str) -> Result:
+        """Resigning in the first round: the player declines. The game is cancelled, and restarted without them
+        (as a new game) when enough players remain."""
+        remaining = [p for p in row.players if p != player]
+        reason = f"{player} declined to play"
+        outcome = {"winners": [], "reason": reason, "scores": None, "points": 0, "cancelled": True}
+        try:
+            await self.store.set_status(row.id, "cancelled", outcome)
+        except StoreError as exc:
+            return _fail(str(exc), game_id=row.id)
+        event = Event("resign", reason, row.players.index(player), {"declined": True})
+        if len(remaining) >= game.min_players:
+            try:
+                options = game.parse_options(game.format_options(row.options).split(), len(remaining))
+            except GameError as exc:
+                return Result(
+                    ok=True,
+                    message=f"{reason}; game {row.id} is cancelled ({exc})",
+                    game_id=row.id,
+                    game_type=game.name,
+                    status="cancelled",
+                    events=[event],
+                )
+            result = await self._start_game(
+                game,
+                options,
+                remaining,
+                guild_id=row.guild_id,
+                channel_id=row.channel_id,
+                prefix=f"{reason}; game {row.id} is cancelled. ",
+            )
+            result.events.insert(0, event)
+            return result
+        return Result(
+            ok=True,
+            message=f"{reason}; game {row.id} is cancelled",
+            game_id=row.id,
+            game_type=game.name,
+            status="cancelled",
+            events=[event],
+            players=row.players,
+        )
+
+    async def _commit(self, game_id: int, log_length: int, entries: list[LogEntry], state: GameState) -> Result | None:
+        outcome = state.outcome()
+        status = "active" if outcome is None else ("cancelled" if outcome.cancelled else "finished")
+        try:
+            await self.store.commit_actions(
+                game_id,
+                log_length,
+                entries,
+                snapshot=state.to_json(),
+                move_number=state.ply,
+                status=status,
+                to_move=_player_to_move(state),
+                outcome=None if outcome is None else outcome.to_json(),
+            )
+        except StaleWriteError:
+            return _fail(
+                f"game {game_id} changed while your move was being made (another move got there first); "
+                "nothing was played: look at the board and try again",
+                game_id=game_id,
+            )
+        return None
+
+    # ---- looking -------------------------------------------------------------------------------------------
+
+    async def show(self, game_id: int, at: int | None = None) -> Result:
+        """The game as it stands, or after move ``at`` (a replay of the log)."""
+        loaded = await self._load(game_id)
+        if isinstance(loaded, Result):
+            return loaded
+        row, game, state = loaded
+        if at is None:
+            return self._game_result(game, game_id, state, status_line(game, state), [], actor=None, ping=False)
+        if not 0 <= at <= row.move_number:
+            return _fail(f"game {game_id} has moves 0 to {row.move_number}; there is no move {at}", game_id=game_id)
+        try:
+            past = await self.replay(row, until=at)
+        except (StoreError, GameError, StateFormatError) as exc:
+            return _fail(f"game {game_id} cannot be replayed: {exc}", game_id=game_id)
+        result = self._game_result(game, game_id, past, f"game {game_id} after move {at}", [], actor=None, ping=False)
+        result.move_number = at
+        return result
+
+    async def replay(self, row: GameRow, until: int | None = None) -> GameState:
+        """Rebuild a game from its seed and its log, up to move number ``until`` (all of it by default)."""
+        game = registry.get(row.type)
+        state = game.new(row.options, row.players, row.seed)
+        for entry in await self.store.log(row.id):
+            if until is not None and entry.number > until:
+                break
+            _apply_logged(state, entry)
+        return state
+
+    async def history(self, game_id: int) -> Result:
+        """The move list, one line per logged action, with ``(Auto)`` marking what the server played."""
+        loaded = await self._load(game_id)
+        if isinstance(loaded, Result):
+            return loaded
+        row, game, state = loaded
+        try:
+            log = await self.store.log(game_id)
+        except DamagedRowError as exc:
+            return _fail(str(exc), game_id=game_id)
+        lines = []
+        for entry in log:
+            auto = " (Auto)" if entry.auto else ""
+            lines.append(f"{entry.number:>4}. {entry.player_id}: {entry.text}{auto}")
+        header = f"{game.title} game {game_id}: {', '.join(row.players)}"
+        opts = game.format_options(row.options)
+        if opts:
+            header += f" ({opts})"
+        return Result(
+            ok=True,
+            message=header + "\n" + status_line(game, state),
+            game_id=game_id,
+            game_type=game.name,
+            move_number=state.ply,
+            status=row.status,
+            items=lines,
+            players=list(state.players),
+            to_move=_player_to_move(state),
+            winners=_winners(state),
+        )
+
+    async def games(self, player: str | None, which: str = "active", game_type: str | None = None) -> Result:
+        """Games of a player (pbmserv ``games userid [all|active|inactive|next]``); ``next`` lists the games
+        waiting on that player. Without a player: every game of the type."""
+        if which not in ("all", "active", "inactive", "next"):
+            return _fail(f"unknown filter {which!r} (all, active, inactive or next)")
+        if game_type is not None:
+            try:
+                game_type = registry.get(game_type).name
+            except GameError as exc:
+                return _fail(str(exc))
+        status = {"all": None, "active": "active", "next": "active", "inactive": None}[which]
+        if player is None:
+            rows = await self.store.games_by_type(game_type, status)
+        else:
+            rows = await self.store.games_of(player, status, game_type)
+        if which == "inactive":
+            rows = [r for r in rows if r.status != "active"]
+        if which == "next":
+            rows = [r for r in rows if r.to_move == player]
+        lines = [_game_line(r) for r in rows]
+        who = player or "everyone"
+        if not lines:
+            message = f"no {'' if which == 'all' else which + ' '}games for {who}"
+        else:
+            message = f"{len(lines)} {'' if which == 'all' else which + ' '}game(s) for {who}"
+        return Result(ok=True, message=message, items=lines, game_type=game_type)
+
+    async def moves(self, game_id: int, prefix: str = "", limit: int = MOVE_LIST_LIMIT) -> Result:
+        """The legal moves of the current position whose text starts with ``prefix`` (case-insensitive), at most
+        ``limit`` of them, in the game's canonical notation; ``message`` gives the full count."""
+        loaded = await self._load(game_id)
+        if isinstance(loaded, Result):
+            return loaded
+        row, game, state = loaded
+        if state.is_over:
+            return _fail(f"game {game_id} is over", game_id=game_id, game_type=game.name)
+        wanted = prefix.strip().lower()
+        matching = [text for text in (state.move_text(m) for m in state.legal_moves) if text.lower().startswith(wanted)]
+        shown = matching[:limit]
+        more = f" (first {len(shown)} shown)" if len(matching) > len(shown) else ""
+        seat = state.to_move
+        who = state.players[seat] if seat is not None else "nobody"
+        return Result(
+            ok=True,
+            message=f"{len(matching)} legal move(s) for {who}{more}",
+            game_id=game_id,
+            game_type=game.name,
+            move_number=state.ply,
+            to_move=_player_to_move(state),
+            items=shown,
+            status=row.status,
+        )
+
+    async def players_of(self, game_id: int) -> list[str]:
+        """The seats of a game (empty when there is no such game or it cannot be read)."""
+        loaded = await self._load(game_id)
+        return [] if isinstance(loaded, Result) else list(loaded[2].players)
+
+    def help(self, game_name: str | None = None) -> Result:
+        """Rules summary, options and notation of a game, or the list of games."""
+        if game_name is None:
+            lines = [f"{g.name}: {g.summary}" for g in (registry.get(n) for n in registry.names())]
+            return Result(ok=True, message="Games: " + ", ".join(registry.names()), items=lines)
+        try:
+            game = registry.get(game_name)
+        except GameError as exc:
+            return _fail(str(exc))
+        options = [opt.describe() for opt in game.options]
+        players = (
+            f"{game.min_players} players"
+            if game.min_players == game.max_players
+            else f"{game.min_players} to {game.max_players} players"
+        )
+        text = f"**{game.title}** ({players}): {game.summary}\n\n{game.help}\n\n**Moves.** {game.notation}"
+        return Result(ok=True, message=text, game_type=game.name, items=options)
+
+    # ---- helpers -------------------------------------------------------------------------------------------
+
+    async def _load(self, game_id: int) -> tuple[GameRow, GameDef, GameState] | Result:
+        try:
+            row = await self.store.load_game(game_id)
+            game = registry.get(row.type)
+            state = game.load(row.snapshot)
+        except NotFoundError as exc:
+            return _fail(str(exc), game_id=game_id)
+        except (DamagedRowError, StateFormatError, GameError) as exc:
+            return _fail(f"game {game_id} cannot be read: {exc}", game_id=game_id)
+        return row, game, state
+
+    def _game_result(
+        self,
+        game: GameDef,
+        game_id: int,
+        state: GameState,
+        message: str,
+        events: list[Event],
+        *,
+        actor: str | None,
+        ping: bool = True,
+    ) -> Result:
+        outcome = state.outcome()
+        status = "active" if outcome is None else ("cancelled" if outcome.cancelled else "finished")
+        to_move = _player_to_move(state)
+        notify = [to_move] if ping and to_move is not None and (to_move != actor or len(events) > 1) else []
+        lines = [message, *(e.text for e in events if e.text and e.text != message)]
+        summary = status_line(game, state)
+        if summary and summary not in lines:
+            lines.append(summary)
+        return Result(
+            ok=True,
+            message="\n".join(lines),
+            game_id=game_id,
+            game_type=game.name,
+            move_number=state.ply,
+            to_move=to_move,
+            status=status,
+            winners=_winners(state),
+            events=events,
+            notify=notify,
+            state=state,
+            players=list(state.players),
+        )
+
+
+def _player_to_move(state: GameState) -> str | None:
+    seat = state.to_move
+    return None if seat is None or state.is_over else state.players[seat]
+
+
+def _winners(state: GameState) -> list[str]:
+    outcome = state.outcome()
+    return [] if outcome is None else [state.players[w] for w in outcome.winners]
+
+
+def _run_server_loop(state: GameState) -> tuple[list[LogEntry], list[Event]]:
+    """Play every move the server must make now (pbmserv's ``NextPlayer`` loop) and return their log entries."""
+    entries: list[LogEntry] = []
+    events: list[Event] = []
+    while (move := state.forced_move()) is not None:
+        seat = move.player if isinstance(move, Resign) else state.to_move
+        player = state.players[seat] if seat is not None else None
+        text = state.move_text(move)
+        caused = state.push(move)
+        entries.append(LogEntry(state.ply, player, text, [e.to_json() for e in caused], auto=True))
+        events.extend(caused)
+    return entries, events
+
+
+def _apply_logged(state: GameState, entry: LogEntry) -> None:
+    """Re-apply one logged action during a replay; a log that no longer replays is reported as damaged."""
+    if entry.auto:
+        move = state.forced_move()
+        if move is None or state.move_text(move) != entry.text:
+            raise DamagedRowError(f"move {entry.number} ({entry.text}, played by the server) does not replay")
+        state.push(move)
+        return
+    seat = state.seat_of(entry.player_id or "")
+    if entry.text == "resign":
+        state.resign(seat)
+        return
+    state.push(state.parse_move(entry.text, seat))
+
+
+def _game_line(row: GameRow) -> str:
+    """pbmserv's games listing: board, game, move count, players, status."""
+    if row.status == "active":
+        status = f"{row.to_move}'s turn" if row.to_move else "in progress"
+    elif row.status == "cancelled":
+        status = "cancelled"
+    else:
+        outcome = row.outcome or {}
+        winners = outcome.get("winners") or []
+        seats = row.snapshot.get("players", row.players)
+        if winners:
+            names = " and ".join(str(seats[w]) for w in winners if 0 <= w < len(seats))
+            points = outcome.get("points", 1)
+            status = f"{names} won" + (f" {points} points" if points != 1 else "")
+        else:
+            status = "draw"
+    return f"{row.type} {row.id}: move {row.move_number}, {', '.join(row.players)}: {status}"

@@ -1,0 +1,1 @@
+"""Persistence on aiosqlite: schema and migrations, games, the move log, players, challenges, settings."""

@@ -1,0 +1,80 @@
+"""The database schema as numbered migrations.
+
+Each migration runs once, in order, inside one transaction; ``schema_version`` records how far a database has
+come. Add a migration at the end to change the schema; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: players, games, the move log, challenges, settings
+    """
+    CREATE TABLE players (
+        id          TEXT PRIMARY KEY,
+        discord_id  INTEGER UNIQUE,
+        created_at  REAL NOT NULL
+    );
+    CREATE TABLE games (
+        id           INTEGER PRIMARY KEY,
+        type         TEXT NOT NULL,
+        options      TEXT NOT NULL,
+        players      TEXT NOT NULL,
+        seed         INTEGER NOT NULL,
+        status       TEXT NOT NULL CHECK (status IN ('active', 'finished', 'cancelled')),
+        move_number  INTEGER NOT NULL DEFAULT 0,
+        log_length   INTEGER NOT NULL DEFAULT 0,
+        to_move      TEXT,
+        snapshot     TEXT NOT NULL,
+        outcome      TEXT,
+        guild_id     INTEGER,
+        channel_id   INTEGER,
+        thread_id    INTEGER,
+        created_at   REAL NOT NULL,
+        updated_at   REAL NOT NULL
+    );
+    CREATE TABLE game_players (
+        game_id    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL,
+        player_id  TEXT NOT NULL REFERENCES players(id),
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX game_players_by_player ON game_players(player_id, game_id);
+    CREATE INDEX games_by_status ON games(status, type);
+    CREATE TABLE moves (
+        game_id     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq         INTEGER NOT NULL,
+        number      INTEGER NOT NULL,
+        player_id   TEXT,
+        text        TEXT NOT NULL,
+        events      TEXT NOT NULL,
+        auto        INTEGER NOT NULL DEFAULT 0,
+        created_at  REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE challenges (
+        id          INTEGER PRIMARY KEY,
+        type        TEXT NOT NULL,
+        options     TEXT NOT NULL,
+        players     TEXT NOT NULL,
+        accepted    TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('open', 'accepted', 'declined', 'cancelled', 'expired')),
+        game_id     INTEGER REFERENCES games(id),
+        guild_id    INTEGER,
+        channel_id  INTEGER,
+        message_id  INTEGER,
+        created_at  REAL NOT NULL,
+        expires_at  REAL
+    );
+    CREATE INDEX challenges_open ON challenges(status, expires_at);
+    CREATE TABLE settings (
+        player_id  TEXT NOT NULL,
+        key        TEXT NOT NULL,
+        value      TEXT NOT NULL,
+        PRIMARY KEY (player_id, key)
+    ) WITHOUT ROWID;
+    CREATE TABLE meta (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
+)

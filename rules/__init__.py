@@ -1,0 +1,1 @@
+"""Pure game logic: the rules contract (``rules.base``), one module per game, and the registry."""
