@@ -134,7 +134,11 @@ class Store:
         for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "busy_timeout=10000"):
             await connection.execute(f"PRAGMA {pragma}")
         store = cls(connection)
-        await store._migrate()
+        try:
+            await store._migrate()
+        except BaseException:
+            await connection.close()
+            raise
         return store
 
     async def close(self) -> None:
