@@ -1,0 +1,95 @@
+"""``python -m bench [--quick] [group ...]``: run the benchmarks, print a table, append it to BENCHMARKS.md.
+
+Each group is a module ``bench.<group>`` with ``run(quick: bool) -> list[Row]``. Peers (gnubg-nn for
+Backgammon) are measured in the same run, so ratios compare like with like.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+from bench.common import Row
+
+GROUPS = ("store", "console", "backgammon", "druid", "drogo", "dragons")
+RESULTS = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
+
+
+def machine() -> str:
+    """A one-line description of this machine: CPU model, cores, memory, OS and Python."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = ""
+    try:
+        kib = int(Path("/proc/meminfo").read_text().split()[1])
+        memory = f", {kib / 1024 / 1024:.0f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    return (
+        f"{cpu}, {os.cpu_count()} cores{memory}, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
+
+
+def _format(value: float) -> str:
+    if value >= 1000:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.3f}"
+
+
+def table(rows: list[Row]) -> str:
+    lines = [
+        "| group | metric | value | unit | target | met | compared with | note |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        met = "" if r.ok is None else ("yes" if r.ok else "**no**")
+        lines.append(
+            f"| {r.group} | {r.metric} | {_format(r.value)} | {r.unit} | {r.target} | {met} | {r.peer} | {r.note} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("groups", nargs="*", help=f"which groups (default: all of {', '.join(GROUPS)})")
+    parser.add_argument("--quick", action="store_true", help="small samples, a few seconds per group")
+    parser.add_argument("--no-write", action="store_true", help="print only; do not append to BENCHMARKS.md")
+    args = parser.parse_args(argv)
+    unknown = [g for g in args.groups if g not in GROUPS]
+    if unknown:
+        parser.error(f"unknown group(s) {', '.join(unknown)}; choose from {', '.join(GROUPS)}")
+    rows: list[Row] = []
+    started = time.perf_counter()
+    for group in args.groups or GROUPS:
+        module = importlib.import_module(f"bench.{group}")
+        print(f"running {group} ...", file=sys.stderr, flush=True)
+        rows.extend(module.run(quick=args.quick))
+    elapsed = time.perf_counter() - started
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    mode = "quick" if args.quick else "full"
+    report = f"## {when} ({mode} run, {elapsed:.0f} s)\n\nMachine: {machine()}\n\n{table(rows)}\n"
+    print(report)
+    if not args.no_write:
+        header = "" if RESULTS.exists() else "# Benchmarks\n\nAppended by `python -m bench`; newest last.\n\n"
+        with RESULTS.open("a", encoding="utf-8") as out:
+            out.write(header + report + "\n")
+    return 1 if any(r.ok is False for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,170 @@
+"""The store at scale: commit a move and load a game in a file holding 10,000 games and 1,000,000 logged moves.
+
+The file is filled through the real schema (``Store.open`` runs the migrations), with bulk inserts for speed;
+every game carries a real mid-game snapshot of a registered game, so JSON sizes are honest. Loading a game is
+timed for a short game and for one with a 20,000-move log, to show that the cost does not grow with length.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bench.common import Row
+from data.store import LogEntry, Store
+from rules import registry
+from rules.base import GameState
+
+GAMES = 10_000
+MOVES = 1_000_000
+LONG_GAME_MOVES = 20_000
+
+
+def sample_state(moves: int = 40) -> GameState:
+    """A real position some moves into a random game of the first game whose engine is present."""
+    rng = random.Random(7)
+    for name in registry.names():
+        try:
+            game = registry.get(name)
+        except ImportError:
+            continue
+        options = game.parse_options([], game.min_players)
+        state = game.new(options, [f"player{i}" for i in range(game.min_players)], 1)
+        for _ in range(moves):
+            if state.is_over:
+                break
+            forced = state.forced_move()
+            legal = list(state.legal_moves) if forced is None else [forced]
+            if not legal:
+                break
+            state.push(rng.choice(legal))
+        return state
+    raise RuntimeError("no game engine is installed")
+
+
+def build(path: Path, games: int, moves: int, snapshot: dict) -> None:
+    """Fill a fresh database: ``games`` games, ``moves`` log rows spread over them, game 1 the longest."""
+    asyncio.run(_migrate(path))
+    text = json.dumps(snapshot, separators=(",", ":"))
+    now = time.time()
+    per_game = (moves - LONG_GAME_MOVES) // (games - 1)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=OFF")
+        db.executemany("INSERT INTO players (id, created_at) VALUES (?, ?)", [(f"player{i}", now) for i in range(200)])
+        rows = []
+        for game_id in range(1, games + 1):
+            length = LONG_GAME_MOVES if game_id == 1 else per_game
+            rows.append(
+                (
+                    game_id,
+                    snapshot["game"],
+                    "{}",
+                    '["player0","player1"]',
+                    1,
+                    "active",
+                    length,
+                    length,
+                    "player0",
+                    text,
+                    now,
+                    now,
+                )
+            )
+        db.executemany(
+            "INSERT INTO games (id, type, options, players, seed, status, move_number, log_length, to_move, snapshot,"
+            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        db.executemany(
+            "INSERT INTO game_players (game_id, seat, player_id) VALUES (?, ?, ?)",
+            [(g, s, f"player{(g + s) % 200}") for g in range(1, games + 1) for s in (0, 1)],
+        )
+
+        def log_rows():
+            for game_id in range(1, games + 1):
+                length = LONG_GAME_MOVES if game_id == 1 else per_game
+                for seq in range(1, length + 1):
+                    yield (game_id, seq, seq, "player0", "c3", "[]", 0, now)
+
+        db.executemany(
+            "INSERT INTO moves (game_id, seq, number, player_id, text, events, auto, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            log_rows(),
+        )
+
+
+async def _migrate(path: Path) -> None:
+    await (await Store.open(path)).close()
+
+
+async def measure(path: Path, games: int, samples: int) -> dict[str, list[float]]:
+    store = await Store.open(path)
+    rng = random.Random(3)
+    times: dict[str, list[float]] = {"commit": [], "load_short": [], "load_long": []}
+    try:
+        for _ in range(samples):
+            game_id = rng.randrange(2, games + 1)
+            start = time.perf_counter()
+            row = await store.load_game(game_id)
+            state = registry.load_state(row.snapshot)
+            times["load_short"].append(time.perf_counter() - start)
+
+            start = time.perf_counter()
+            row = await store.load_game(1)
+            registry.load_state(row.snapshot)
+            times["load_long"].append(time.perf_counter() - start)
+
+            row = await store.load_game(game_id)
+            start = time.perf_counter()
+            await store.commit_actions(
+                game_id,
+                row.log_length,
+                [LogEntry(row.move_number + 1, "player0", "c3", [{"kind": "place", "text": "player0 played c3"}])],
+                snapshot=state.to_json(),
+                move_number=state.ply,
+                status="active",
+                to_move="player1",
+                outcome=None,
+            )
+            times["commit"].append(time.perf_counter() - start)
+    finally:
+        await store.close()
+    return times
+
+
+def run(quick: bool = False) -> list[Row]:
+    games, moves, samples = (1_000, 100_000, 100) if quick else (GAMES, MOVES, 500)
+    state = sample_state()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.sqlite3"
+        started = time.perf_counter()
+        build(path, games, moves, state.to_json())
+        built = time.perf_counter() - started
+        size_mb = path.stat().st_size / 1e6
+        times = asyncio.run(measure(path, games, samples))
+    scale = f"{games:,} games, {moves:,} moves, {size_mb:.0f} MB file, {state.game.name} snapshots"
+    commit = statistics.median(times["commit"]) * 1000
+    short = statistics.median(times["load_short"]) * 1000
+    long = statistics.median(times["load_long"]) * 1000
+    return [
+        Row("store", "commit a move (median)", commit, "ms", "<= 5 ms", commit <= 5, note=scale),
+        Row("store", "commit a move (p95)", sorted(times["commit"])[int(0.95 * samples)] * 1000, "ms"),
+        Row("store", "load a game, ~100-move log (median)", short, "ms", "<= 2 ms", short <= 2),
+        Row(
+            "store",
+            f"load a game, {LONG_GAME_MOVES:,}-move log (median)",
+            long,
+            "ms",
+            "<= 2 ms",
+            long <= 2,
+            note=f"long/short = {long / short:.2f}",
+        ),
+        Row("store", "build the file", built, "s"),
+    ]
