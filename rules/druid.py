@@ -1,0 +1,831 @@
+"""Druid (Cameron Browne, 2004) as pbmserv played it: square, hex-hex (two or three players), Y, Walk.
+
+Players stack sarsens (one-cell cubes) and lintels (three-cell beams) and try to join their sides with a path of
+cells whose *top* stone is theirs. Everything needed to draw the monument is kept: every stone ever placed, in
+order, with its level, so a renderer can show gaps under lintels and the stones that lie buried.
+
+Geometry follows rules-notes.md DU-1 (coordinates of the three board shapes), DU-3 (lintel test), DU-4 (goals),
+DU-5 (pass, draw and pbmserv's seat-exchanging swap) and DU-6 (Druid's Walk).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from rules.base import (
+    Event,
+    GameDef,
+    GameState,
+    IllegalMoveError,
+    LegalMoves,
+    MoveSyntaxError,
+    Option,
+    OptionError,
+    Outcome,
+    StateFormatError,
+)
+
+# --------------------------------------------------------------------------------------------------------------
+# Board geometry
+
+SQUARE, HEX, YBOARD = "square", "hex", "y"
+
+#: (direction name, offset) per board shape: square offsets are (column, row); hex and Y offsets are axial (q, r)
+_DIRECTIONS: dict[str, tuple[tuple[str, tuple[int, int]], ...]] = {
+    SQUARE: (("n", (0, 1)), ("e", (1, 0)), ("s", (0, -1)), ("w", (-1, 0))),
+    HEX: (("n", (0, -1)), ("ne", (1, -1)), ("se", (1, 0)), ("s", (0, 1)), ("sw", (-1, 1)), ("nw", (-1, 0))),
+    YBOARD: (("n", (0, -1)), ("ne", (1, -1)), ("se", (1, 0)), ("s", (0, 1)), ("sw", (-1, 1)), ("nw", (-1, 0))),
+}
+ALL_DIRECTIONS = frozenset(name for dirs in _DIRECTIONS.values() for name, _ in dirs)
+
+SIDE_NAMES = {
+    "bottom": "bottom row",
+    "top": "top row",
+    "left": "left column",
+    "right": "right column",
+    "W": "W side",
+    "E": "E side",
+    "NW": "NW side",
+    "NE": "NE side",
+    "SE": "SE side",
+    "SW": "SW side",
+}
+
+
+class Board:
+    """Cells of one board shape and size: names, neighbours by direction, lintel lines and sides as bitmasks.
+
+    Cells are numbered column by column from the bottom; ``col``/``row`` (row 1-based) name them and ``y2`` is
+    the cell's height above the board's lowest point in half cells, which both the text board and the renderer
+    use to place hex and Y columns that are offset by half a cell.
+    """
+
+    def __init__(self, kind: str, size: int) -> None:
+        self.kind = kind
+        self.size = size
+        cells = _cells(kind, size)
+        self.ncells = len(cells)
+        self.col = tuple(c for c, _ in cells)
+        self.row = tuple(r for _, r in cells)
+        self.ncols = max(self.col) + 1
+        self.col_len = tuple(sum(1 for c in self.col if c == k) for k in range(self.ncols))
+        self.names = tuple(f"{chr(97 + c)}{r}" for c, r in cells)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        self.y2 = tuple(_offset(kind, size, c) + 2 * (r - 1) for c, r in cells)
+        self.dirs = tuple(name for name, _ in _DIRECTIONS[kind])
+        self.step = tuple(tuple(self._neighbour(i, d) for d in range(len(self.dirs))) for i in range(self.ncells))
+        self.nbr_mask = tuple(sum(1 << j for j in self.step[i] if j >= 0) for i in range(self.ncells))
+        self.neighbours = tuple(tuple(j for j in self.step[i] if j >= 0) for i in range(self.ncells))
+        self.lines: dict[tuple[int, int], int] = {}
+        for a in range(self.ncells):
+            for d in range(len(self.dirs)):
+                m = self.step[a][d]
+                b = self.step[m][d] if m >= 0 else -1
+                if b >= 0:
+                    self.lines[(a, b)] = m
+        self.line_list = tuple((a, m, b) for (a, b), m in self.lines.items() if a < b)
+        self.sides = {name: sum(1 << i for i in range(self.ncells) if test(i)) for name, test in self._side_tests()}
+        self.full = (1 << self.ncells) - 1
+
+    def _axial(self, i: int) -> tuple[int, int]:
+        return _to_axial(self.kind, self.size, self.col[i], self.row[i])
+
+    def _neighbour(self, i: int, d: int) -> int:
+        dq, dr = _DIRECTIONS[self.kind][d][1]
+        q, r = self._axial(i)
+        col, row = _from_axial(self.kind, self.size, q + dq, r + dr)
+        return self.index.get(f"{chr(97 + col)}{row}", -1) if col >= 0 and row >= 1 else -1
+
+    def _side_tests(self) -> list[tuple[str, Any]]:
+        n, m = self.size, self.size - 1
+        if self.kind == SQUARE:
+            return [
+                ("bottom", lambda i: self.row[i] == 1),
+                ("top", lambda i: self.row[i] == n),
+                ("left", lambda i: self.col[i] == 0),
+                ("right", lambda i: self.col[i] == m),
+            ]
+        if self.kind == HEX:
+            qrs = [(q, r, -q - r) for q, r in map(self._axial, range(self.ncells))]
+            return [
+                ("W", lambda i: qrs[i][0] == -m),
+                ("E", lambda i: qrs[i][0] == m),
+                ("NW", lambda i: qrs[i][2] == m),
+                ("NE", lambda i: qrs[i][1] == -m),
+                ("SE", lambda i: qrs[i][2] == -m),
+                ("SW", lambda i: qrs[i][1] == m),
+            ]
+        return [
+            ("W", lambda i: self.col[i] == 0),
+            ("SE", lambda i: self.row[i] == 1),
+            ("NE", lambda i: self.row[i] == n - self.col[i]),
+        ]
+
+    def cell_range(self) -> str:
+        """Columns and rows in words, for 'off the board' refusals."""
+        last = chr(64 + self.ncols)
+        return f"columns A-{last}, rows 1-{max(self.col_len)}"
+
+
+def _cells(kind: str, n: int) -> list[tuple[int, int]]:
+    """(column, row) of every cell, column by column, bottom up."""
+    if kind == SQUARE:
+        return [(c, r) for c in range(n) for r in range(1, n + 1)]
+    if kind == HEX:
+        return [(c, r) for c in range(2 * n - 1) for r in range(1, 2 * n - abs(c - n + 1))]
+    return [(c, r) for c in range(n) for r in range(1, n - c + 1)]
+
+
+def _offset(kind: str, n: int, col: int) -> int:
+    """Half cells between the board's lowest point and the bottom cell of column ``col``."""
+    if kind == SQUARE:
+        return 0
+    if kind == HEX:
+        return abs(col - n + 1)
+    return col
+
+
+def _to_axial(kind: str, n: int, col: int, row: int) -> tuple[int, int]:
+    if kind == SQUARE:
+        return col, row
+    if kind == HEX:
+        q = col - (n - 1)
+        return q, n - row - max(q, 0)
+    return col, 1 - row - col
+
+
+def _from_axial(kind: str, n: int, q: int, r: int) -> tuple[int, int]:
+    if kind == SQUARE:
+        return q, r
+    if kind == HEX:
+        return q + n - 1, n - r - max(q, 0)
+    return q, 1 - r - q
+
+
+@lru_cache(maxsize=64)
+def board_for(kind: str, size: int) -> Board:
+    """Boards are immutable and shared by every game of the same shape and size."""
+    return Board(kind, size)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Moves
+
+
+@dataclass(frozen=True)
+class Sarsen:
+    """A one-cell stone on ``cell`` (lower-case name, like ``c3``)."""
+
+    cell: str
+
+    def __str__(self) -> str:
+        return self.cell
+
+
+@dataclass(frozen=True)
+class Lintel:
+    """A three-cell beam from ``a`` to ``b`` (ends two cells apart), kept in the order typed so that the history
+    shows what the player wrote."""
+
+    a: str
+    b: str
+
+    def __str__(self) -> str:
+        return f"{self.a}-{self.b}"
+
+
+@dataclass(frozen=True)
+class Step:
+    """The mover's druid steps one cell in ``direction`` (Walk only)."""
+
+    direction: str
+
+    def __str__(self) -> str:
+        return self.direction
+
+
+@dataclass(frozen=True)
+class Pass:
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True)
+class Swap:
+    """pbmserv's swap: the two players exchange seats, the board stays as it is."""
+
+    def __str__(self) -> str:
+        return "swap"
+
+
+class Stone(NamedTuple):
+    """A placed stone: owner seat, kind (``s`` sarsen, ``l`` lintel), level of its top (1 = on the ground) and
+    its cells (a lintel's are end, middle, end, as typed)."""
+
+    owner: int
+    kind: str
+    level: int
+    cells: tuple[int, ...]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Options
+
+
+OPTIONS = (
+    Option("size", int, None, "cells along each edge (square 10, hex 5, Y 8)", minimum=3, maximum=26),
+    Option("hex", bool, False, "play Druid's Hex on a hex-hex board (two or three players)"),
+    Option("walk", bool, False, "Druid's Walk: race a druid across instead of joining sides"),
+    Option("nostack", bool, False, "a sarsen may not go directly on another sarsen"),
+    Option("nogaps", bool, False, "lintels must rest on three stones (no gap under the middle)"),
+    Option("y", bool, False, "play Druid's Y on a triangular board", conflicts=("hex", "walk")),
+)
+
+#: per board shape: default size and the accepted range
+SIZES = {SQUARE: (10, 3, 26), HEX: (5, 3, 13), YBOARD: (8, 3, 26)}
+
+
+def board_kind(options: Mapping[str, Any]) -> str:
+    if options.get("hex"):
+        return HEX
+    return YBOARD if options.get("y") else SQUARE
+
+
+def validate(options: dict[str, Any], nplayers: int) -> dict[str, Any]:
+    """Cross-option rules: three players only on the hex board, no Walk on two-player hex, size per shape."""
+    kind = board_kind(options)
+    default, low, high = SIZES[kind]
+    out = dict(options)
+    if out.get("size") is None:
+        out["size"] = default
+    elif not low <= out["size"] <= high:
+        raise OptionError(f"option -size={out['size']} is out of range for the {kind} board ({low}..{high})")
+    if nplayers == 3 and kind != HEX:
+        raise OptionError("option -hex is needed for three players: only Druid's Hex takes a third player")
+    if out.get("walk") and kind == HEX and nplayers == 2:
+        raise OptionError("option -walk cannot be used in two-player Druid's Hex (three players only)")
+    return out
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The game state
+
+_CELL = re.compile(r"([a-z])(\d{1,2})")
+_LINTEL = re.compile(r"([a-z]\d{1,2})-([a-z]\d{1,2})")
+
+
+class DruidState(GameState):
+    """A Druid position: the stones, every cell's height and top owner, whose turn, the druids of Walk."""
+
+    def __init__(self, options: Mapping[str, Any], players: list[str] | tuple[str, ...], seed: int) -> None:
+        super().__init__(options, players, seed)
+        self._setup()
+        self.turn = 0
+        self.passes = 0
+        self.druids: list[int | None] = [None] * len(self.players)
+        self.targets: list[str | None] = [None] * len(self.players)
+        self.last: dict[str, Any] = {}
+
+    def _setup(self) -> None:
+        """Derived structures from the options: the board, colours, goals; empty stacks."""
+        kind = board_kind(self.options)
+        self.board = board_for(kind, int(self.options["size"]))
+        nplayers = len(self.players)
+        self.colours = ("V", "H") if kind == SQUARE else ("X", "O", "Y")[:nplayers]
+        self.goals = _goals(kind, nplayers)
+        self.walk = bool(self.options.get("walk"))
+        self.stones: list[Stone] = []
+        self.stacks: list[list[int]] = [[] for _ in range(self.board.ncells)]
+        self.height = [0] * self.board.ncells
+        self.top = [-1] * self.board.ncells
+        self.masks = [0] * nplayers
+
+    # ---- contract ---------------------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.is_over else self.turn
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        seat = self.to_move
+        if seat is None:
+            return LegalMoves(lambda: iter(()))
+        return LegalMoves(lambda: self._generate(seat), lambda move: self._problem(move, seat) is None)
+
+    def parse_move(self, text: str, player: int | None = None) -> Any:
+        seat = self.check_turn(player)
+        raw = text.strip().lower()
+        move = self._read(text, raw)
+        problem = self._problem(move, seat)
+        if problem is not None:
+            raise IllegalMoveError(text.strip(), problem)
+        return move
+
+    def _push(self, move: Any) -> list[Event]:
+        seat = self.turn
+        if isinstance(move, Pass):
+            return self._pass(seat)
+        self.passes = 0
+        if isinstance(move, Swap):
+            self.players[0], self.players[1] = self.players[1], self.players[0]
+            self.last = {"seat": seat, "kind": "swap"}
+            self.turn = 1
+            text = (
+                f"{self.players[0]} has swapped sides and now plays {self.colours[0]};"
+                f" {self.players[1]} plays {self.colours[1]} and is on move"
+            )
+            return [Event("swap", text, 0)]
+        events = self._step(seat, move) if isinstance(move, Step) else self._place(seat, move)
+        if not self.is_over:
+            self.turn = self.next_active(seat)
+        return events
+
+    def _on_resign(self, player: int) -> list[Event]:
+        """Three-player hex goes on without the resigned seat; passes so far may already make a full round."""
+        self.turn = self.next_active(player)
+        return self._draw_if_all_passed()
+
+    # ---- reading moves ----------------------------------------------------------------------------------
+
+    def _read(self, text: str, raw: str) -> Any:
+        """The move ``raw`` names, before any rule is checked."""
+        shown = text.strip()
+        if raw in ("pass", "--"):
+            return Pass()
+        if raw == "swap":
+            return Swap()
+        if "," in raw:
+            raise IllegalMoveError(
+                shown,
+                "one action per turn: either place a stone or move your druid, not both"
+                " (a druid moves alone, by a direction letter like n)",
+            )
+        if raw in ALL_DIRECTIONS:
+            return Step(raw)
+        match = _LINTEL.fullmatch(raw)
+        if match:
+            return Lintel(self._cell_name(shown, match.group(1)), self._cell_name(shown, match.group(2)))
+        if _CELL.fullmatch(raw):
+            return Sarsen(self._cell_name(shown, raw))
+        raise MoveSyntaxError(
+            shown, "not a Druid move", "a cell like c3, a lintel like b2-b4, a druid step like n, swap or pass"
+        )
+
+    def _cell_name(self, text: str, name: str) -> str:
+        if name not in self.board.index:
+            raise IllegalMoveError(text, f"{name.upper()} is off the board ({self.board.cell_range()})")
+        return name
+
+    # ---- rules ------------------------------------------------------------------------------------------
+
+    def _problem(self, move: Any, seat: int) -> str | None:
+        """Why ``seat`` may not make ``move`` now, or ``None`` when it is legal."""
+        if isinstance(move, Pass):
+            return None
+        if isinstance(move, Swap):
+            return self._swap_problem()
+        if isinstance(move, Step):
+            return self._step_problem(move, seat)
+        if isinstance(move, Sarsen):
+            cell = self.board.index.get(move.cell)
+            return "that cell is off the board" if cell is None else self._sarsen_problem(cell, seat)
+        if isinstance(move, Lintel):
+            a, b = self.board.index.get(move.a), self.board.index.get(move.b)
+            return "that cell is off the board" if a is None or b is None else self._lintel_problem(a, b, seat)
+        return "not a Druid move"
+
+    def _swap_problem(self) -> str | None:
+        if len(self.players) != 2:
+            return "swap is only offered in two-player games"
+        if self.ply != 1:
+            return "swap is only allowed as the second move of the game"
+        return None
+
+    def _druid_on(self, cell: int) -> bool:
+        return cell in self.druids
+
+    def _sarsen_problem(self, cell: int, seat: int, check_druids: bool = True) -> str | None:
+        name = self.board.names[cell].upper()
+        if check_druids and self._druid_on(cell):
+            return f"a druid stands on {name}: nothing can be placed on a druid"
+        owner = self.top[cell]
+        if owner >= 0 and owner != seat:
+            return (
+                f"wrong colour beneath: {name}'s top stone is {self.colours[owner]}'s;"
+                " a sarsen goes on the ground or on your own colour"
+            )
+        if self.options.get("nostack") and owner >= 0 and self.stones[self.stacks[cell][-1]].kind == "s":
+            return f"-nostack: a sarsen may not go directly on another sarsen ({name})"
+        return None
+
+    def _lintel_problem(self, a: int, b: int, seat: int, check_druids: bool = True) -> str | None:
+        names = self.board.names
+        span = f"{names[a].upper()}-{names[b].upper()}"
+        middle = self.board.lines.get((a, b))
+        if middle is None:
+            return f"a lintel spans three cells in a straight line, so its ends must be two cells apart ({span} is not)"
+        if check_druids:
+            for cell in (a, middle, b):
+                if self._druid_on(cell):
+                    return f"a druid stands on {names[cell].upper()}: nothing can be placed on a druid"
+        h, hb, hm = self.height[a], self.height[b], self.height[middle]
+        for cell in (a, b):
+            if self.height[cell] == 0:
+                return (
+                    f"unsupported end: {names[cell].upper()} is bare ground; both ends of a lintel must rest on stones"
+                )
+        if h != hb:
+            return (
+                f"uneven ends: {names[a].upper()} is {h} high but {names[b].upper()} is {hb} high;"
+                " a lintel must lie flat"
+            )
+        if hm > h:
+            return f"the middle {names[middle].upper()} ({hm} high) is higher than the ends ({h} high)"
+        if self.options.get("nogaps") and hm < h:
+            return f"-nogaps: the middle {names[middle].upper()} must be as high as the ends (no gap under a lintel)"
+        beneath = [self.top[a], self.top[b]] + ([self.top[middle]] if hm == h else [])
+        own = beneath.count(seat)
+        if own == 3:
+            return "three own units beneath: a lintel must rest on exactly two units of your colour"
+        if own < 2:
+            return (
+                f"wrong colour beneath: a lintel must rest on exactly two units of your colour, {span} rests on {own}"
+            )
+        return None
+
+    def _step_problem(self, move: Step, seat: int) -> str | None:
+        if not self.walk:
+            return "there are no druids to move: druids only walk in Druid's Walk (-walk)"
+        if move.direction not in self.board.dirs:
+            return f"{move.direction} is not a direction on this board (use {', '.join(self.board.dirs)})"
+        here = self.druids[seat]
+        if here is None:
+            return "you have no druid yet: it appears on your first stone on one of your own edges"
+        there = self.board.step[here][self.board.dirs.index(move.direction)]
+        name = self.board.names[here].upper()
+        if there < 0:
+            return f"your druid on {name} cannot step {move.direction}: that is off the board"
+        there_name = self.board.names[there].upper()
+        if self.top[there] != seat:
+            what = "bare ground" if self.top[there] < 0 else f"topped by {self.colours[self.top[there]]}"
+            return f"a druid only steps onto stones of its own colour, and {there_name} is {what}"
+        return None
+
+    def _generate(self, seat: int) -> Iterator[Any]:
+        for cell in range(self.board.ncells):
+            if self._sarsen_problem(cell, seat) is None:
+                yield Sarsen(self.board.names[cell])
+        for a, _, b in self.board.line_list:
+            if self.height[a] and self._lintel_problem(a, b, seat) is None:
+                yield Lintel(self.board.names[a], self.board.names[b])
+        if self.walk and self.druids[seat] is not None:
+            for direction in self.board.dirs:
+                if self._step_problem(Step(direction), seat) is None:
+                    yield Step(direction)
+        if self._swap_problem() is None:
+            yield Swap()
+        yield Pass()
+
+    # ---- applying moves ---------------------------------------------------------------------------------
+
+    def _add_stone(self, stone: Stone) -> None:
+        """Put ``stone`` on its cells, keeping heights, tops and the per-seat top masks in step."""
+        number = len(self.stones)
+        self.stones.append(stone)
+        for cell in stone.cells:
+            self.stacks[cell].append(number)
+            self.height[cell] = stone.level
+            old = self.top[cell]
+            if old >= 0:
+                self.masks[old] &= ~(1 << cell)
+            self.top[cell] = stone.owner
+            self.masks[stone.owner] |= 1 << cell
+
+    def _place(self, seat: int, move: Sarsen | Lintel) -> list[Event]:
+        who = f"{self.players[seat]} ({self.colours[seat]})"
+        if isinstance(move, Sarsen):
+            cell = self.board.index[move.cell]
+            cells: tuple[int, ...] = (cell,)
+            self._add_stone(Stone(seat, "s", self.height[cell] + 1, cells))
+            text = f"{who} placed a sarsen on {move.cell.upper()} at level {self.height[cell]}"
+            kind = "place"
+        else:
+            a, b = self.board.index[move.a], self.board.index[move.b]
+            cells = (a, self.board.lines[(a, b)], b)
+            self._add_stone(Stone(seat, "l", self.height[a] + 1, cells))
+            text = f"{who} laid a lintel {str(move).upper()} at level {self.height[a]}"
+            kind = "lintel"
+        names = [self.board.names[c] for c in cells]
+        events = [Event(kind, text, seat, {"cells": names, "level": self.stones[-1].level})]
+        self.last = {"seat": seat, "kind": kind, "stone": len(self.stones) - 1}
+        if self.walk:
+            events.extend(self._spawn(seat, cells))
+        else:
+            events.extend(self._check_connection(seat, cells))
+        return events
+
+    def _spawn(self, seat: int, cells: tuple[int, ...]) -> list[Event]:
+        """Walk: the first stone on one of the mover's own edges brings the druid onto it. A lintel can cover at
+        most one such cell before the druid exists (its own units beneath would have brought the druid earlier),
+        so the order of ``cells`` does not matter."""
+        if self.druids[seat] is not None:
+            return []
+        for cell in cells:
+            for edge, target in self._walk_edges(seat):
+                if self.board.sides[edge] >> cell & 1:
+                    self.druids[seat] = cell
+                    self.targets[seat] = target
+                    self.last["druid"] = [None, self.board.names[cell]]
+                    text = (
+                        f"{self.colours[seat]}'s druid appears on {self.board.names[cell].upper()};"
+                        f" it must reach the {SIDE_NAMES[target]}"
+                    )
+                    return [Event("druid", text, seat, {"cell": self.board.names[cell], "target": target})]
+        return []
+
+    def _walk_edges(self, seat: int) -> list[tuple[str, str]]:
+        """(edge, the opposite edge that becomes the target) for each of ``seat``'s two edges."""
+        first, second = self.goals[seat][0]
+        return [(first, second), (second, first)]
+
+    def _step(self, seat: int, move: Step) -> list[Event]:
+        here = self.druids[seat]
+        assert here is not None
+        there = self.board.step[here][self.board.dirs.index(move.direction)]
+        self.druids[seat] = there
+        names = self.board.names
+        self.last = {"seat": seat, "kind": "step", "druid": [names[here], names[there]]}
+        text = (
+            f"{self.colours[seat]}'s druid steps {move.direction} from {names[here].upper()} to {names[there].upper()}"
+        )
+        events = [Event("druid", text, seat, {"from": names[here], "to": names[there]})]
+        target = self.targets[seat]
+        if target is not None and self.board.sides[target] >> there & 1:
+            reason = f"{self.colours[seat]}'s druid reached the {SIDE_NAMES[target]}"
+            self._finish(Outcome((seat,), reason))
+            events.append(Event("win", f"{self.players[seat]} wins: {reason}", seat))
+        return events
+
+    def _check_connection(self, seat: int, cells: tuple[int, ...]) -> list[Event]:
+        """The mover wins when the group holding the new stone touches one of its goal side sets; only the
+        mover can gain a connection from a move, and only through the cells it just covered."""
+        group = _flood(self.board, self.masks[seat], sum(1 << c for c in cells))
+        for sides in self.goals[seat]:
+            if all(group & self.board.sides[side] for side in sides):
+                reason = f"{self.colours[seat]} joined {_side_words(sides)}"
+                self._finish(Outcome((seat,), reason))
+                return [Event("win", f"{self.players[seat]} wins: {reason}", seat)]
+        return []
+
+    def _pass(self, seat: int) -> list[Event]:
+        self.passes += 1
+        self.last = {"seat": seat, "kind": "pass"}
+        events = [Event("pass", f"{self.players[seat]} ({self.colours[seat]}) passed", seat)]
+        self.turn = self.next_active(seat)
+        return events + self._draw_if_all_passed()
+
+    def _draw_if_all_passed(self) -> list[Event]:
+        if self.passes >= len(self.active_seats()):
+            reason = "all players passed in succession"
+            self._finish(Outcome((), reason))
+            return [Event("draw", f"Draw: {reason}")]
+        return []
+
+    # ---- checking from scratch --------------------------------------------------------------------------
+
+    def recompute_winners(self) -> set[int]:
+        """Seats whose win condition holds, found from the stone list alone by a plain search (no masks, no
+        incremental state): the check that loading a saved game and the self-play proofs rely on."""
+        if self.walk:
+            return {
+                seat
+                for seat, (cell, target) in enumerate(zip(self.druids, self.targets, strict=True))
+                if cell is not None and target is not None and self.board.sides[target] >> cell & 1
+            }
+        top = [-1] * self.board.ncells
+        for stone in self.stones:
+            for cell in stone.cells:
+                top[cell] = stone.owner
+        winners: set[int] = set()
+        seen = [False] * self.board.ncells
+        for start in range(self.board.ncells):
+            if top[start] < 0 or seen[start]:
+                continue
+            seat, group, todo = top[start], [], [start]
+            seen[start] = True
+            while todo:
+                cell = todo.pop()
+                group.append(cell)
+                for other in self.board.neighbours[cell]:
+                    if not seen[other] and top[other] == seat:
+                        seen[other] = True
+                        todo.append(other)
+            touched = {side for side, mask in self.board.sides.items() if any(mask >> c & 1 for c in group)}
+            if any(set(sides) <= touched for sides in self.goals[seat]):
+                winners.add(seat)
+        return winners
+
+    # ---- text -------------------------------------------------------------------------------------------
+
+    def owner_glyph(self, cell: int) -> str:
+        """``.`` empty, else the top colour in lower case (upper case for a sarsen top under -nostack, where
+        nothing may be stacked on it)."""
+        owner = self.top[cell]
+        if owner < 0:
+            return "."
+        glyph = self.colours[owner].lower()
+        if self.options.get("nostack") and self.stones[self.stacks[cell][-1]].kind == "s":
+            glyph = glyph.upper()
+        return glyph
+
+    def height_glyph(self, cell: int) -> str:
+        h = self.height[cell]
+        return "." if h == 0 else str(h) if h < 10 else chr(55 + h) if h < 36 else "+"
+
+    def text_board(self) -> str:
+        grids = [self._grid(self.owner_glyph), self._grid(self.height_glyph)]
+        lines = [f"{left}       {right}" for left, right in zip(*grids, strict=True)]
+        lines.append("")
+        lines.append(self._legend())
+        return "\n".join(line.rstrip() for line in lines)
+
+    def _grid(self, glyph: Any) -> list[str]:
+        """One summary as text lines; hex and Y columns are staggered by half a row, as on the board."""
+        board = self.board
+        letters = "".join(f"{chr(65 + c):<2}" for c in range(board.ncols)).rstrip()
+        if board.kind == SQUARE:
+            n = board.size
+            width = len(str(n))
+            rows = []
+            for row in range(n, 0, -1):
+                cells = " ".join(glyph(board.index[f"{chr(97 + c)}{row}"]) for c in range(n))
+                rows.append(f"{row:>{width}}  {cells}  {row:<{width}}")
+            pad = " " * (width + 2)
+            lines = [f"{pad}{letters}", *rows, f"{pad}{letters}"]
+            longest = max(map(len, lines))
+            return [line.ljust(longest) for line in lines]
+        top = max(board.y2)
+        canvas = [[" "] * (2 * board.ncols - 1) for _ in range(top + 1)]
+        for cell in range(board.ncells):
+            canvas[top - board.y2[cell]][2 * board.col[cell]] = glyph(cell)
+        pad = "   "
+        lines = [f"{pad}{letters}", *(pad + "".join(line) for line in canvas), f"{pad}{letters}"]
+        width = max(map(len, lines))
+        return [line.ljust(width) for line in lines]
+
+    def _legend(self) -> str:
+        parts = [f"{self.colours[s].lower()} = {self.players[s]}" for s in range(len(self.players))]
+        text = "Left: top stone of each cell (" + ", ".join(parts) + "). Right: height."
+        if self.board.kind != SQUARE:
+            text += " Rows count up from each column's bottom cell."
+        if self.walk:
+            for seat, cell in enumerate(self.druids):
+                target = self.targets[seat]
+                where = (
+                    "not on the board yet"
+                    if cell is None or target is None
+                    else f"on {self.board.names[cell].upper()}, heading for the {SIDE_NAMES[target]}"
+                )
+                text += f"\nDruid {self.colours[seat]}: {where}"
+        return text
+
+    # ---- serialisation ----------------------------------------------------------------------------------
+
+    def _dump(self) -> dict[str, Any]:
+        names = self.board.names
+        return {
+            "stones": [[s.owner, s.kind, s.level, [names[c] for c in s.cells]] for s in self.stones],
+            "turn": self.turn,
+            "passes": self.passes,
+            "druids": [None if c is None else names[c] for c in self.druids],
+            "targets": list(self.targets),
+            "last": dict(self.last),
+        }
+
+    def _load(self, data: Mapping[str, Any]) -> None:
+        self._setup()
+        nplayers = len(self.players)
+        for number, (owner, kind, level, cells) in enumerate(data["stones"]):
+            self._load_stone(number, int(owner), str(kind), int(level), [self.board.index[c] for c in cells])
+        self.turn = int(data["turn"])
+        self.passes = int(data["passes"])
+        if not 0 <= self.turn < nplayers or not 0 <= self.passes <= nplayers:
+            raise StateFormatError("damaged druid state: turn or pass count out of range")
+        self.druids = [None if c is None else self.board.index[c] for c in data["druids"]]
+        self.targets = [None if t is None else str(t) for t in data["targets"]]
+        if len(self.druids) != nplayers or len(self.targets) != nplayers:
+            raise StateFormatError("damaged druid state: one druid entry per player expected")
+        for seat, (cell, target) in enumerate(zip(self.druids, self.targets, strict=True)):
+            if (cell is None) != (target is None) or (cell is not None and self.top[cell] != seat):
+                raise StateFormatError(f"damaged druid state: druid of seat {seat} is misplaced")
+            if target is not None and target not in (side for pair in self._walk_edges(seat) for side in pair):
+                raise StateFormatError(f"damaged druid state: unknown target {target!r}")
+        self.last = dict(data["last"])
+        if not self.is_over and self.recompute_winners():
+            raise StateFormatError("damaged druid state: a player has already won but the game is not over")
+
+    def _load_stone(self, number: int, owner: int, kind: str, level: int, cells: list[int]) -> None:
+        """Re-place a saved stone, checking it obeys the placement rules (druids aside: they came later)."""
+        if not 0 <= owner < len(self.players):
+            raise StateFormatError(f"damaged druid state: stone {number} has no owner seat {owner}")
+        if kind == "s" and len(cells) == 1:
+            problem = self._sarsen_problem(cells[0], owner, check_druids=False)
+        elif kind == "l" and len(cells) == 3 and self.board.lines.get((cells[0], cells[2])) == cells[1]:
+            problem = self._lintel_problem(cells[0], cells[2], owner, check_druids=False)
+        else:
+            problem = "not a sarsen or a lintel"
+        if problem is None and level != self.height[cells[0]] + 1:
+            problem = f"level {level} does not sit on height {self.height[cells[0]]}"
+        if problem is not None:
+            raise StateFormatError(f"damaged druid state: stone {number}: {problem}")
+        self._add_stone(Stone(owner, kind, level, tuple(cells)))
+
+
+def _flood(board: Board, own: int, seed: int) -> int:
+    """The cells of ``own`` (a bitmask) connected to ``seed``'s cells."""
+    group = frontier = seed & own
+    nbr = board.nbr_mask
+    while frontier:
+        grow = 0
+        while frontier:
+            low = frontier & -frontier
+            grow |= nbr[low.bit_length() - 1]
+            frontier ^= low
+        frontier = grow & own & ~group
+        group |= frontier
+    return group
+
+
+def _goals(kind: str, nplayers: int) -> list[list[tuple[str, ...]]]:
+    """Per seat, the side sets of which any one, fully touched by a group, wins."""
+    if kind == SQUARE:
+        return [[("bottom", "top")], [("left", "right")]]
+    if kind == YBOARD:
+        return [[("W", "SE", "NE")]] * nplayers
+    if nplayers == 3:
+        return [[("NE", "SW")], [("NW", "SE")], [("W", "E")]]
+    return [[("NW", "E", "SW"), ("NE", "SE", "W")]] * 2
+
+
+def _side_words(sides: tuple[str, ...]) -> str:
+    if sides == ("bottom", "top"):
+        return "top and bottom"
+    if sides == ("left", "right"):
+        return "left and right"
+    if len(sides) == 3 and set(sides) == {"W", "SE", "NE"}:
+        return "all three sides"
+    return ", ".join(sides[:-1]) + f" and {sides[-1]} sides"
+
+
+HELP = """\
+**Druid** is a connection game built in three dimensions. On your turn you add one stone of your colour: a \
+**sarsen** (a one-cell cube) or a **lintel** (a beam three cells long). Only the stone on top of each cell \
+counts, so building over your opponent's path cuts it.
+
+A sarsen stands on bare ground or on top of your own colour. A lintel lies flat one level above its two end \
+cells, which must be equally high; the cell in between may be lower, leaving a gap, but never higher. Of the \
+stones right under the lintel exactly two must be yours, so a lintel never touches the ground and cannot be \
+piled on three of your own units.
+
+On the square board V moves first and links the top row to the bottom row, H links the left and right \
+columns. Cells touching side by side connect, whatever their heights.
+
+`-hex`: hexagonal board. With two players, link three sides that are not next to each other; with three \
+players, each links their own pair of opposite sides. `-y`: triangular board, link all three sides.
+
+`-walk` (square, or three-player hex): your first stone on one of your edges brings your druid onto it. From \
+then on you may either place a stone or step the druid to a neighbouring cell topped by your colour. Nothing \
+may be built on a druid. The first druid to reach its far edge wins; connections alone do not.
+
+`-nostack` forbids a sarsen directly on a sarsen; `-nogaps` makes lintels rest on three stones.
+
+The second player may `swap` instead of moving: the two players trade seats and the opening stone. You may \
+`pass`; when everyone passes in a row the game is a draw.
+"""
+
+NOTATION = """\
+`c3` puts a sarsen on C3 (column letter, row number; A1 is bottom left on the square board; on hex and Y \
+boards rows count up from each column's bottom cell).
+`b2-b4` lays a lintel over B2, B3, B4 (ends two cells apart in a line).
+`n` moves your druid one step in Walk: `n s e w` on the square board, `n ne se s sw nw` on hex.
+`swap` (second move only), `pass` or `--`.
+"""
+
+GAME = GameDef(
+    name="druid",
+    title="Druid",
+    summary="Build sarsens and lintels in 3D to join your sides; upper stones cut lower paths.",
+    options=OPTIONS,
+    min_players=2,
+    max_players=3,
+    state_class=DruidState,
+    help=HELP,
+    notation=NOTATION,
+    validate=validate,
+)
+DruidState.game = GAME
