@@ -1,0 +1,726 @@
+"""Backgammon as pbmserv played it: X (eks) and O (ohs), the doubling cube, greedy and manual modes.
+
+Points are numbered 1..24 as on pbmserv's board. X moves 1 -> 24 and bears off past 24; O moves 24 -> 1 and bears
+off past 1. Internally each colour's checkers are kept in that colour's own frame (see :mod:`.movegen`): O's pip
+equals the absolute point, X's pip is ``25 - point``; pip 25 is the bar and pip 0 the borne-off tray.
+
+A turn is a small state machine (``phase``): ``decide`` (manual mode, the player may double: waiting for roll or
+double), ``answer`` (a double is offered: the opponent is to move and takes with ``roll`` or drops) and ``move``
+(dice rolled, a play is due). Dice are always rolled by the engine from the state's :class:`Rng`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.backgammon.movegen import BAR, HIT_SHIFT, OFF, Step, generate, pack, unpack
+from rules.backgammon.notation import Board, Reading, apply_step, interpret, step_problem, tokenize
+from rules.base import (
+    AmbiguousMoveError,
+    Event,
+    GameDef,
+    GameState,
+    IllegalMoveError,
+    LegalMoves,
+    Option,
+    OptionError,
+    Outcome,
+    Resign,
+    StateFormatError,
+)
+from rules.rng import Rng
+
+EKS, OHS = 0, 1  # colour indices: X (eks) and O (ohs)
+COLOUR_NAMES = ("X", "O")
+#: pips of the standard start, the same in each colour's own frame
+START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+MAX_CUBE = 64
+MOVE, DECIDE, ANSWER = "move", "decide", "answer"
+MODES = ("greedy", "manual")
+
+
+def absolute(colour: int, pip: int) -> int:
+    """The board's point number of a colour's pip (1..24)."""
+    return pip if colour == OHS else 25 - pip
+
+
+def point_name(colour: int, pip: int) -> str:
+    """How a pip is written in moves: 1..24, ``B`` for the bar, ``H`` for home (off)."""
+    if pip >= BAR:
+        return "B"
+    if pip <= OFF:
+        return "H"
+    return str(absolute(colour, pip))
+
+
+def steps_text(colour: int, steps: Sequence[Step]) -> str:
+    """Canonical text of single steps: ``13-7,8-7``, with ``*`` after a step that hits."""
+    return ",".join(f"{point_name(colour, s.src)}-{point_name(colour, s.dest)}{'*' if s.hit else ''}" for s in steps)
+
+
+def dice_text(dice: Sequence[int]) -> str:
+    return "-".join(str(d) for d in dice)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Moves
+
+
+@dataclass(frozen=True)
+class Play:
+    """A whole turn's checker play, as single die steps in the mover's frame.
+
+    Every resulting position has exactly one canonical step list (the one the generator found first), so two
+    plays compare equal exactly when they lead to the same position. Its text lists the steps in the order they
+    can be played, in absolute points, e.g. ``24-18*,13-11`` or ``B-22,6-H``.
+    """
+
+    colour: int
+    steps: tuple[Step, ...]
+
+    def __str__(self) -> str:
+        return steps_text(self.colour, self.steps)
+
+
+@dataclass(frozen=True)
+class NoMove:
+    """The roll cannot be played at all; the server records it for the player."""
+
+    def __str__(self) -> str:
+        return "no move"
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Roll the dice (manual mode), or accept the offered double by rolling, as pbmserv put it."""
+
+    def __str__(self) -> str:
+        return "roll"
+
+
+@dataclass(frozen=True)
+class Double:
+    """Offer a double before rolling (manual mode, cube centred or owned)."""
+
+    def __str__(self) -> str:
+        return "double"
+
+
+@dataclass(frozen=True)
+class Toggle:
+    """Switch greedy or manual mode for ``seat``; allowed at any time, also out of turn."""
+
+    seat: int
+    mode: str
+
+    def __str__(self) -> str:
+        return self.mode
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# State
+
+
+class BackgammonState(GameState):
+    """A game of Backgammon between ``players[0]`` and ``players[1]``; ``colour[seat]`` says who is X and O."""
+
+    def __init__(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> None:
+        super().__init__(options, players, seed)
+        if len(self.players) != 2:
+            raise OptionError(f"Backgammon is played by exactly 2 players, not {len(self.players)}")
+        self.rng = Rng(seed)
+        self.points: list[list[int]] = [list(START), list(START)]
+        self.greedy = [False, False]
+        self.manual = [False, False]
+        self.cube = 1
+        self.cube_owner: int | None = None
+        self.opening: list[list[int]] = []
+        first, second = self._opening_roll()
+        o_seat = 0 if self.options.get("force") or first > second else 1
+        self.colour = [OHS if seat == o_seat else EKS for seat in range(2)]
+        self.turn = o_seat
+        self.phase = MOVE
+        self.dice: tuple[int, ...] = (first, second) if o_seat == 0 else (second, first)
+        self.last: dict[str, Any] | None = None
+        self._plays: dict[int, Play] | None = None
+
+    @classmethod
+    def from_points(
+        cls,
+        players: Sequence[str],
+        x: Mapping[int | str, int],
+        o: Mapping[int | str, int],
+        dice: tuple[int, int],
+        mover: str = "O",
+        seed: int = 0,
+    ) -> BackgammonState:
+        """A game set up at an arbitrary position, for tests, benchmarks and analysis.
+
+        ``x`` and ``o`` map board points (1..24, or ``"bar"``) to checker counts; checkers not placed are borne
+        off. ``players[0]`` plays O. ``mover`` ("X" or "O") has ``dice`` to play.
+        """
+        state = cls({"force": True}, players, seed)
+        for colour, placed in ((EKS, x), (OHS, o)):
+            side = [0] * 26
+            for point, count in placed.items():
+                side[BAR if point == "bar" else absolute(colour, int(point))] += count
+            side[OFF] = 15 - sum(side)
+            state.points[colour] = side
+        state._load(
+            {
+                **state._dump(),
+                "points": state.points,
+                "turn": state.seat_of_colour(COLOUR_NAMES.index(mover)),
+                "dice": list(dice),
+            }
+        )
+        return state
+
+    def _opening_roll(self) -> tuple[int, int]:
+        """One die per seat, rolled again while they tie; every roll is kept for the record."""
+        while True:
+            first, second = self.rng.die(), self.rng.die()
+            self.opening.append([first, second])
+            if first != second:
+                return first, second
+
+    # ---- small queries -----------------------------------------------------------------------------------
+
+    def seat_of_colour(self, colour: int) -> int:
+        return self.colour.index(colour)
+
+    def name(self, seat: int) -> str:
+        return self.players[seat]
+
+    def pips(self, colour: int) -> int:
+        """Pip count: how far a colour's checkers still have to travel."""
+        side = self.points[colour]
+        return sum(pip * side[pip] for pip in range(1, 26))
+
+    def may_double(self, seat: int) -> bool:
+        return self.cube < MAX_CUBE and self.cube_owner in (None, seat)
+
+    def all_home(self, colour: int) -> bool:
+        side = self.points[colour]
+        return not any(side[7:26])
+
+    @property
+    def to_move(self) -> int | None:
+        if self._outcome is not None:
+            return None
+        return 1 - self.turn if self.phase == ANSWER else self.turn
+
+    # ---- legal moves -------------------------------------------------------------------------------------
+
+    def plays(self) -> dict[int, Play]:
+        """Resulting position key -> play, for the rolled dice (empty outside the move phase or with no play)."""
+        if self._plays is None:
+            self._plays = {}
+            if self.phase == MOVE and self._outcome is None:
+                colour = self.colour[self.turn]
+                found = generate(list(self.points[colour]), self.points[1 - colour], *self.dice)
+                self._plays = {key: Play(colour, steps) for key, steps in found.items()}
+        return self._plays
+
+    def _moves(self) -> Iterator[Any]:
+        seat = self.to_move
+        if seat is None:
+            return
+        if self.phase == MOVE:
+            yield from self.plays().values() or [NoMove()]
+        else:
+            yield Roll()
+            if self.phase == DECIDE:
+                yield Double()
+        for mode in MODES:
+            yield Toggle(seat, mode)
+
+    def _contains(self, move: object) -> bool:
+        if isinstance(move, Play):
+            return self.phase == MOVE and self._play_key(move) in self.plays()
+        return move in list(self._moves())
+
+    def _play_key(self, play: Play) -> int | None:
+        """The position a play leads to (by replaying its steps), or ``None`` if it does not fit the board."""
+        if self.to_move is None or play.colour != self.colour[self.turn]:
+            return None
+        me = list(self.points[play.colour])
+        opp = self.points[1 - play.colour]
+        hits = 0
+        for step in play.steps:
+            if not me[step.src]:
+                return None
+            me[step.src] -= 1
+            me[step.dest] += 1
+            if 0 < step.dest < BAR and opp[25 - step.dest] == 1:
+                hits |= 1 << step.dest
+        return pack(me) | (hits << HIT_SHIFT)
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self._moves, self._contains)
+
+    def _forced_move(self) -> Any | None:
+        """No play: skip. One resulting position: play it. Greedy and all home: the play bearing off with every die."""
+        if self.phase != MOVE:
+            return None
+        plays = self.plays()
+        if not plays:
+            return NoMove()
+        if len(plays) == 1:
+            return next(iter(plays.values()))
+        if self.greedy[self.turn] and self.all_home(self.colour[self.turn]):
+            for play in plays.values():
+                if all(step.dest == OFF for step in play.steps):
+                    return play
+        return None
+
+    # ---- reading moves -----------------------------------------------------------------------------------
+
+    def parse_move(self, text: str, player: int | None = None) -> Any:
+        word = " ".join(text.strip().lower().split())
+        if word in MODES:
+            if self._outcome is not None:
+                raise IllegalMoveError(text, "the game is over")
+            seat = self.to_move if player is None else player
+            if seat not in (0, 1):
+                raise IllegalMoveError(text, "only the two players can change their modes")
+            return Toggle(seat, word)
+        try:
+            seat = self.check_turn(player)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(text, exc.reason) from None
+        if self.phase == ANSWER:
+            return self._parse_answer(text, word, seat)
+        if self.phase == DECIDE:
+            return self._parse_decide(text, word)
+        return self._parse_play(text, word)
+
+    def _parse_answer(self, text: str, word: str, seat: int) -> Any:
+        if word in ("roll", "take"):
+            return Roll()
+        if word == "drop":
+            return Resign(seat)
+        doubler = self.name(self.turn)
+        raise IllegalMoveError(
+            text, f"{doubler} has doubled to {self.cube * 2}: send roll to take it or drop to refuse"
+        )
+
+    def _parse_decide(self, text: str, word: str) -> Any:
+        if word == "roll":
+            return Roll()
+        if word == "double":
+            return Double()
+        if word in ("take", "drop"):
+            raise IllegalMoveError(text, "no double has been offered to you")
+        raise IllegalMoveError(text, "you are in manual mode: send roll (or double) before moving")
+
+    def _parse_play(self, text: str, word: str) -> Any:
+        plays = self.plays()
+        if word in ("roll", "take", "drop", "double"):
+            reasons = {
+                "roll": f"your dice are already rolled ({dice_text(self.dice)}): play them",
+                "double": "you can double only before rolling, in manual mode",
+            }
+            raise IllegalMoveError(text, reasons.get(word, "no double has been offered to you"))
+        if word in ("no move", "pass"):
+            if plays:
+                raise IllegalMoveError(
+                    text, f"you can play {dice_text(self.dice)}: for example {next(iter(plays.values()))}"
+                )
+            return NoMove()
+        colour = self.colour[self.turn]
+        segments = tokenize(text)
+        board = self._reading_board(colour)
+        try:
+            dice = self.dice * 2 if self.dice[0] == self.dice[1] else self.dice
+            readings = interpret(board, segments, dice, lambda point: self._pip_of(colour, point))
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(text, exc.reason) from None
+        legal = {reading.key: reading for reading in readings if reading.key in plays}
+        if len(legal) == 1:
+            return plays[next(iter(legal))]
+        if len(legal) > 1:
+            options = " or ".join(steps_text(colour, reading.steps) for reading in legal.values())
+            raise AmbiguousMoveError(
+                text,
+                f"this can be played in more than one way with different results ({options}): write the single steps",
+            )
+        if not plays:
+            raise IllegalMoveError(text, f"{dice_text(self.dice)} cannot be played at all: send no move")
+        best = max(readings, key=lambda reading: len(reading.steps))
+        raise IllegalMoveError(text, self._why_not_maximal(board, best, plays))
+
+    def _reading_board(self, colour: int) -> Board:
+        opponent = self.name(self.seat_of_colour(1 - colour))
+        return Board(list(self.points[colour]), self.points[1 - colour], lambda pip: absolute(colour, pip), opponent)
+
+    @staticmethod
+    def _pip_of(colour: int, point: int | str) -> int:
+        if point == "B":
+            return BAR
+        if point == "H":
+            return OFF
+        return absolute(colour, int(point))
+
+    def _why_not_maximal(self, board: Board, reading: Reading, plays: dict[int, Play]) -> str:
+        """The refusal for a legal-looking but incomplete play, with one concrete full play as the example."""
+        colour = self.colour[self.turn]
+        example = next(iter(plays.values()))
+        most = len(example.steps)
+        written = steps_text(colour, reading.steps)
+        if len(reading.steps) == most:
+            big = max(self.dice)
+            return f"only one die can be played, and then it must be the larger one ({big}): {example} is possible"
+        if most == 2:
+            need = "you must use both dice"
+        elif most == 4:
+            need = "you must use all four dice"
+        else:
+            need = f"you must play as many dice as you can ({most} here)"
+        extension = self._extension(board, reading, most, plays)
+        if extension is not None:
+            return f"{need}: {written} then {steps_text(colour, extension)} is possible"
+        return f"{need}, which {written} does not allow: {example} is possible"
+
+    def _extension(self, board: Board, reading: Reading, most: int, plays: dict[int, Play]) -> tuple[Step, ...] | None:
+        """Steps continuing ``reading`` into a full legal play, if there are any."""
+        me, hits = unpack(reading.key)
+
+        def search(me: list[int], hits: int, dice: tuple[int, ...], done: tuple[Step, ...]) -> tuple[Step, ...] | None:
+            if len(reading.steps) + len(done) == most:
+                return done if (pack(me) | (hits << HIT_SHIFT)) in plays else None
+            for index, die in enumerate(dice):
+                for src in range(BAR, 0, -1):
+                    if me[src] and step_problem(board, me, src, die) is None:
+                        work = list(me)
+                        step, new_hits = apply_step(board, work, hits, src, die)
+                        found = search(work, new_hits, dice[:index] + dice[index + 1 :], (*done, step))
+                        if found is not None:
+                            return found
+            return None
+
+        return search(me, hits, reading.dice_left, ())
+
+    # ---- applying moves ----------------------------------------------------------------------------------
+
+    def _push(self, move: Any) -> list[Event]:
+        if isinstance(move, Toggle):
+            events = self._toggle(move)
+        elif isinstance(move, Roll):
+            events = self._roll_command()
+        elif isinstance(move, Double):
+            events = self._double()
+        elif isinstance(move, NoMove):
+            events = self._no_move()
+        elif isinstance(move, Play):
+            events = self._play(move)
+        else:
+            raise IllegalMoveError(str(move), "not a backgammon move")
+        self._plays = None
+        return events
+
+    def _toggle(self, move: Toggle) -> list[Event]:
+        if move.mode not in MODES or move.seat not in (0, 1):
+            raise IllegalMoveError(str(move), "not a mode of a player in this game")
+        flags = self.greedy if move.mode == "greedy" else self.manual
+        flags[move.seat] = not flags[move.seat]
+        state = "on" if flags[move.seat] else "off"
+        events = [
+            Event(
+                "mode",
+                f"{self.name(move.seat)} turned {move.mode} mode {state}",
+                move.seat,
+                {move.mode: flags[move.seat]},
+            )
+        ]
+        if move.mode == "manual" and not flags[move.seat] and self.phase == DECIDE and self.turn == move.seat:
+            events.extend(self._roll())
+        return events
+
+    def _roll_command(self) -> list[Event]:
+        if self.phase == DECIDE:
+            return self._roll()
+        if self.phase != ANSWER:
+            raise IllegalMoveError("roll", f"your dice are already rolled ({dice_text(self.dice)})")
+        taker = 1 - self.turn
+        self.cube *= 2
+        self.cube_owner = taker
+        text = f"{self.name(taker)} took the double: the cube is at {self.cube}, owned by {self.name(taker)}"
+        return [Event("take", text, taker, {"cube": self.cube}), *self._roll()]
+
+    def _double(self) -> list[Event]:
+        if self.phase != DECIDE or not self.may_double(self.turn):
+            raise IllegalMoveError("double", "you cannot double now")
+        self.phase = ANSWER
+        opponent = self.name(1 - self.turn)
+        text = f"{self.name(self.turn)} doubles to {self.cube * 2}: {opponent}, send roll to take or drop to refuse"
+        return [Event("double", text, self.turn, {"cube": self.cube * 2})]
+
+    def _roll(self) -> list[Event]:
+        self.dice = (self.rng.die(), self.rng.die())
+        self.phase = MOVE
+        text = f"{self.name(self.turn)} rolled {dice_text(self.dice)}"
+        return [Event("roll", text, self.turn, {"dice": list(self.dice)})]
+
+    def _no_move(self) -> list[Event]:
+        if self.phase != MOVE or self.plays():
+            raise IllegalMoveError("no move", "there is a legal play")
+        colour = self.colour[self.turn]
+        self.last = {"kind": "skip", "colour": colour, "dice": list(self.dice), "steps": []}
+        text = f"{self.name(self.turn)} cannot move with {dice_text(self.dice)}"
+        events = [Event("skip", text, self.turn, {"dice": list(self.dice)})]
+        return events + self._next_turn()
+
+    def _play(self, move: Play) -> list[Event]:
+        if self.phase != MOVE or self._play_key(move) not in self.plays():
+            raise IllegalMoveError(str(move), "that is not a legal play now")
+        seat = self.turn
+        colour = self.colour[seat]
+        me, opp = self.points[colour], self.points[1 - colour]
+        events = [Event("move", f"{self.name(seat)} played {move}", seat, {"play": str(move)})]
+        for step in move.steps:
+            me[step.src] -= 1
+            me[step.dest] += 1
+            if step.hit:
+                opp[25 - step.dest] -= 1
+                opp[BAR] += 1
+                where = absolute(colour, step.dest)
+                victim = self.name(1 - seat)
+                events.append(
+                    Event("hit", f"{self.name(seat)} hit {victim}'s checker on {where}", seat, {"point": where})
+                )
+        self.last = {
+            "kind": "play",
+            "colour": colour,
+            "dice": list(self.dice),
+            "steps": [[step.src, step.dest, step.hit] for step in move.steps],
+        }
+        if me[OFF] == 15:
+            return events + self._win(seat)
+        return events + self._next_turn()
+
+    def _next_turn(self) -> list[Event]:
+        self.turn = 1 - self.turn
+        self.dice = ()
+        if self.manual[self.turn] and self.may_double(self.turn):
+            self.phase = DECIDE
+            return []
+        return self._roll()
+
+    def _win(self, seat: int) -> list[Event]:
+        loser = self.points[1 - self.colour[seat]]
+        if any(loser[19:26]):
+            kind, factor = "backgammon", 3
+        elif loser[OFF] == 0:
+            kind, factor = "gammon", 2
+        else:
+            kind, factor = "single game", 1
+        points = factor * self.cube
+        cube = f", cube {self.cube}" if self.cube > 1 else ""
+        reason = f"{self.name(seat)} bore off all 15 checkers: {kind}{cube} ({points} point{'s' if points > 1 else ''})"
+        self.dice = ()
+        self._finish(Outcome((seat,), reason, None, points))
+        return [Event("win", reason, seat, {"points": points, "kind": kind})]
+
+    def _resign_outcome(self, player: int, winner: int) -> Outcome:
+        """A refused double scores the cube before doubling; any other resignation scores 1 x cube (BG-5)."""
+        points = self.cube
+        unit = f"point{'s' if points > 1 else ''}"
+        if self.phase == ANSWER and player == 1 - self.turn:
+            reason = f"{self.name(player)} refused the double: {self.name(winner)} wins {points} {unit}"
+        else:
+            reason = f"{self.name(player)} resigned: {self.name(winner)} wins {points} {unit}"
+        return Outcome((winner,), reason, None, points)
+
+    # ---- text board --------------------------------------------------------------------------------------
+
+    def _slot(self, point: int, row: int, top: bool) -> str:
+        """Two characters for one point on one row: a checker letter, a count in the last row, or blanks."""
+        x, o = self.points[EKS][25 - point], self.points[OHS][point]
+        count, letter = (x, "X") if x else (o, "O")
+        level = row if top else 4 - row
+        if count > 5 and level == 4:
+            return f"{count:>2}"
+        return f" {letter}" if count > level else "  "
+
+    def _bar_slot(self, colour: int, row: int, top: bool) -> str:
+        count = self.points[colour][BAR]
+        level = row if top else 4 - row
+        if count > 5 and level == 4:
+            return f"{count:>2} "
+        return f" {COLOUR_NAMES[colour]} " if count > level else "   "
+
+    def _half(self, points: Sequence[int], row: int, top: bool) -> str:
+        return "|" + "  ".join(self._slot(p, row, top) for p in points) + " |"
+
+    def text_board(self) -> str:
+        top_left, top_right = range(13, 19), range(19, 25)
+        low_left, low_right = range(12, 6, -1), range(6, 0, -1)
+        blank = "|" + " " * 23 + "|"
+        lines = [blank + "   " + blank]
+        lines.append(
+            "|" + "  ".join(f"{p:>2}" for p in top_left) + " |   |" + "  ".join(f"{p:>2}" for p in top_right) + " |"
+        )
+        for row in range(5):
+            home = f" X off: {self.points[EKS][OFF]}" if row == 0 else ""
+            lines.append(
+                self._half(top_left, row, True)
+                + self._bar_slot(EKS, row, True)
+                + self._half(top_right, row, True)
+                + home
+            )
+        lines.append(blank + "BAR" + blank + "HOME")
+        for row in range(5):
+            home = f" O off: {self.points[OHS][OFF]}" if row == 4 else ""
+            lines.append(
+                self._half(low_left, row, False)
+                + self._bar_slot(OHS, row, False)
+                + self._half(low_right, row, False)
+                + home
+            )
+        lines.append(
+            "|" + "  ".join(f"{p:>2}" for p in low_left) + " |   |" + "  ".join(f"{p:>2}" for p in low_right) + " |"
+        )
+        lines.append("")
+        lines.extend(self._status_lines())
+        return "\n".join(lines)
+
+    def _status_lines(self) -> list[str]:
+        lines = []
+        for colour, direction in ((EKS, "moves 1 -> 24"), (OHS, "moves 24 -> 1")):
+            seat = self.seat_of_colour(colour)
+            modes = [mode for mode, flags in (("greedy", self.greedy), ("manual", self.manual)) if flags[seat]]
+            mode_text = f", {' and '.join(modes)} mode" if modes else ""
+            off = self.points[colour][OFF]
+            lines.append(
+                f"{COLOUR_NAMES[colour]}: {self.name(seat)} ({direction}), "
+                f"pips {self.pips(colour)}, {off} off{mode_text}"
+            )
+        owner = "centred" if self.cube_owner is None else f"owned by {self.name(self.cube_owner)}"
+        lines.append(f"Cube: {self.cube} ({owner})")
+        if self.ply == 0 and self.opening:
+            rolls = "; ".join(f"{self.name(0)} {a}, {self.name(1)} {b}" for a, b in self.opening)
+            forced = " (-force)" if self.options.get("force") else ""
+            lines.append(f"Opening roll: {rolls}{forced}")
+        lines.append(self._turn_line())
+        return lines
+
+    def _turn_line(self) -> str:
+        if self._outcome is not None:
+            return f"Game over: {self._outcome.reason}"
+        seat = self.turn
+        who = f"{self.name(seat)} ({COLOUR_NAMES[self.colour[seat]]})"
+        if self.phase == DECIDE:
+            return f"{who} to roll or double"
+        if self.phase == ANSWER:
+            taker = 1 - seat
+            return f"{self.name(taker)} to answer the double to {self.cube * 2}: roll to take, drop to refuse"
+        return f"{who} to play {dice_text(self.dice)}"
+
+    # ---- serialisation -----------------------------------------------------------------------------------
+
+    def _dump(self) -> dict[str, Any]:
+        return {
+            "points": [list(side) for side in self.points],
+            "colour": list(self.colour),
+            "turn": self.turn,
+            "phase": self.phase,
+            "dice": list(self.dice),
+            "cube": self.cube,
+            "cube_owner": self.cube_owner,
+            "greedy": list(self.greedy),
+            "manual": list(self.manual),
+            "rng": self.rng.state,
+            "opening": [list(pair) for pair in self.opening],
+            "last": self.last,
+        }
+
+    def _load(self, data: Mapping[str, Any]) -> None:
+        points = [[int(n) for n in side] for side in data["points"]]
+        if len(points) != 2 or any(len(side) != 26 or min(side) < 0 or sum(side) != 15 for side in points):
+            raise StateFormatError("backgammon board: each colour needs 26 non-negative counts adding up to 15")
+        for point in range(1, 25):
+            if points[EKS][25 - point] and points[OHS][point]:
+                raise StateFormatError(f"backgammon board: both colours on point {point}")
+        colour = [int(c) for c in data["colour"]]
+        if sorted(colour) != [EKS, OHS]:
+            raise StateFormatError("backgammon: the two seats must play X and O")
+        phase = str(data["phase"])
+        dice = tuple(int(d) for d in data["dice"])
+        if phase not in (MOVE, DECIDE, ANSWER) or any(not 1 <= d <= 6 for d in dice):
+            raise StateFormatError("backgammon: bad phase or dice")
+        if phase == MOVE and len(dice) != 2 and self._outcome is None:
+            raise StateFormatError("backgammon: a move is due but no dice are rolled")
+        cube, owner = int(data["cube"]), data["cube_owner"]
+        if cube not in (1, 2, 4, 8, 16, 32, 64) or owner not in (None, 0, 1):
+            raise StateFormatError("backgammon: bad cube")
+        turn = int(data["turn"])
+        if turn not in (0, 1):
+            raise StateFormatError("backgammon: bad turn")
+        self.points = points
+        self.colour = colour
+        self.turn = turn
+        self.phase = phase
+        self.dice = dice
+        self.cube, self.cube_owner = cube, owner
+        self.greedy = [bool(f) for f in data["greedy"]][:2]
+        self.manual = [bool(f) for f in data["manual"]][:2]
+        if len(self.greedy) != 2 or len(self.manual) != 2:
+            raise StateFormatError("backgammon: modes need one flag per seat")
+        self.rng = Rng(int(data["rng"]))
+        self.opening = [[int(a), int(b)] for a, b in data["opening"]]
+        self.last = None if data["last"] is None else dict(data["last"])
+        self._plays = None
+
+
+def _validate(options: dict[str, Any], nplayers: int) -> dict[str, Any]:
+    if nplayers != 2:
+        raise OptionError(f"Backgammon is played by exactly 2 players, not {nplayers}")
+    return options
+
+
+HELP = """\
+Two players race their 15 checkers around 24 points and off the board. X travels from point 1 up to 24 and \
+bears off beyond 24; O travels from 24 down to 1 and bears off beyond 1. At the start each player rolls one \
+die; the higher roll plays O, moves first and uses both of those dice (with -force, the first player named is O).
+
+Each turn the server rolls two dice for you. Move one checker per die, or one checker twice; a double gives four \
+moves. A point held by two or more enemy checkers is closed. Landing on a lone enemy checker hits it: it goes \
+to the bar and must come back in (O enters on 19-24, X on 1-6) before its owner moves anything else. You must \
+use both dice if you can, otherwise one, the larger when either alone fits. Once all 15 of your checkers are in \
+your home board (X: 19-24, O: 1-6) you may bear off; a die larger than needed may remove your farthest checker. \
+When a roll cannot be played, or only one result is possible, the server plays it for you.
+
+Modes: `greedy` bears off automatically when every die can take a checker off. `manual` lets you `double` \
+before rolling when the cube is centred or yours; then send `roll`. Doubled? `roll` (or `take`) accepts and \
+you own the cube at twice the value; `drop` refuses and loses the game at the old value.
+
+Scoring: the cube value, doubled (gammon) if the loser bore off nothing, tripled (backgammon) if the loser still \
+has a checker on the bar or in the winner's home board (pbmserv counts this even when the loser bore some off). \
+Resigning gives the winner the cube value."""
+
+NOTATION = """\
+Points are the numbers on the board; B = bar, H = home (off). List single moves with commas: `13-7,8-7`. \
+`13:6` moves from 13 with the 6. Repeat with `2x13-10`, `2*13-10` or `13-10(2)`. From the bar you may write \
+just the entry point (`22`); when bearing off, just the point (`3`). A move over several dice (`24-13`) works \
+when it is clear. gnubg style works too: `13/7 8/7`, `bar/22`, `6/off`, `24/18*/13`."""
+
+GAME = GameDef(
+    name="backgammon",
+    title="Backgammon",
+    summary="The classic race of 15 checkers around 24 points, with the doubling cube",
+    options=(Option("force", bool, False, "the first player named plays O and moves first"),),
+    min_players=2,
+    max_players=2,
+    state_class=BackgammonState,
+    help=HELP,
+    notation=NOTATION,
+    validate=_validate,
+    extra_commands=("greedy", "manual", "roll", "double", "take", "drop"),
+)
+BackgammonState.game = GAME
+
+__all__ = ["GAME", "BackgammonState", "Double", "NoMove", "Play", "Roll", "Toggle"]
