@@ -1,0 +1,1116 @@
+"""A loopback Discord: gateway websocket plus the REST routes discord.py 2.7 uses, with records and fault knobs.
+
+The real discord.py client logs in, syncs commands, receives INTERACTION_CREATE events the test dispatches and
+answers through the real interaction callback, webhook and channel routes. Everything it sends is recorded
+(:mod:`tests.fakediscord.records`) so tests assert on what a Discord user would see: message text, who was
+pinged, buttons, uploaded bytes, threads and their members, DMs. Faults (429, 403 with a code, delays) can be
+planned per route to prove the bot copes with them.
+
+Facts reproduced from Discord because discord.py depends on them: a JSON reply's ``Content-Type`` is exactly
+``application/json``; a 429 carries a ``Via`` header and ``retry_after``; the interaction callback answers
+``?with_response=1`` with the created message so views bind to its id; the first followup after a deferred
+("thinking") reply replaces that reply and pings nobody; a thread started from a message shares its id; a message
+sent to an archived, unlocked thread unarchives it; an interaction not answered within 3 s is unknown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from tests.fakediscord import payloads as p
+from tests.fakediscord.gateway import HEARTBEAT, HEARTBEAT_ACK, HELLO, IDENTIFY, RESUME, GatewaySession
+from tests.fakediscord.records import (
+    Attachment,
+    CommandSync,
+    Fault,
+    Interaction,
+    Message,
+    Request,
+    Thread,
+    route_key,
+)
+
+API_PREFIX = "/api/v10"
+T = TypeVar("T")
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+#: application command option types whose values the fake resolves (user, channel, role, mentionable)
+_USER_OPTION, _SUBCOMMAND, _GROUP = 6, 1, 2
+_UNAUTHENTICATED = ("/webhooks/", "/interactions/")
+#: seconds between re-checks of a wait condition that depends on something besides the fake
+_POLL = 0.01
+
+
+class ApiError(Exception):
+    """A Discord JSON error: HTTP status, Discord error code and message."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    """A JSON reply whose Content-Type is exactly ``application/json`` (discord.py ignores the body otherwise)."""
+    all_headers = {"Content-Type": "application/json", **(headers or {})}
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=all_headers)
+
+
+def _error(err: ApiError) -> web.Response:
+    return json_response({"message": err.message, "code": err.code}, status=err.status)
+
+
+@dataclass
+class Guild:
+    """A guild: its channels (ids, in creation order) and members (user id -> member payload)."""
+
+    id: int
+    name: str
+    owner_id: int
+    channel_ids: list[int] = field(default_factory=list)
+    members: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+class FakeDiscord:
+    """The fake server and its test-facing API. Create, ``await start()``, point discord.py at ``base_url``,
+    ``gateway_url`` and ``cdn_url``, then build guilds/channels/members and drive interactions."""
+
+    def __init__(self, *, bot_name: str = "pbm-bot", interaction_deadline: float = 3.0) -> None:
+        self.token = f"fake.{secrets.token_hex(12)}"
+        self.application_id = p.snowflake()
+        self.bot_user = p.user(self.application_id, bot_name, bot=True)
+        self.interaction_deadline = interaction_deadline
+        self.users: dict[int, dict[str, Any]] = {self.application_id: self.bot_user}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, dict[str, Any]] = {}
+        self.messages: dict[int, Message] = {}
+        self.channel_messages: dict[int, list[int]] = {}
+        self.threads: dict[int, Thread] = {}
+        self.dm_channels: dict[int, int] = {}
+        self.closed_dms: set[int] = set()
+        self.denied: dict[int, set[str]] = {}
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.syncs: list[CommandSync] = []
+        self.interactions: dict[int, Interaction] = {}
+        self.requests: list[Request] = []
+        self.unhandled: list[str] = []
+        self.faults: list[Fault] = []
+        self.sessions: list[GatewaySession] = []
+        self._changed: asyncio.Condition | None = None
+        self._runner: web.AppRunner | None = None
+        self._port = 0
+
+    # ----------------------------------------------------------------------------------------------- lifecycle
+
+    async def start(self) -> None:
+        """Serve on 127.0.0.1 with an ephemeral port."""
+        self._changed = asyncio.Condition()
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        for method, template, handler in self._routes():
+            app.router.add_route(method, API_PREFIX + template, handler)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self._port = self._runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        """Close every gateway session and the server."""
+        for session in list(self.sessions):
+            await session.ws.close(code=1001)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def base_url(self) -> str:
+        """Value for ``DISCORD_API_BASE`` / ``discord.http.Route.BASE``."""
+        return f"http://127.0.0.1:{self._port}{API_PREFIX}"
+
+    @property
+    def gateway_url(self) -> str:
+        """Value for ``DISCORD_GATEWAY_URL`` / ``DiscordWebSocket.DEFAULT_GATEWAY``."""
+        return f"ws://127.0.0.1:{self._port}/gateway"
+
+    @property
+    def cdn_url(self) -> str:
+        """Value for ``DISCORD_CDN_BASE`` / ``discord.asset.Asset.BASE``."""
+        return f"http://127.0.0.1:{self._port}/cdn"
+
+    def env(self) -> dict[str, str]:
+        """The environment variables that point the product bot at this fake, token included."""
+        return {
+            "DISCORD_TOKEN": self.token,
+            "DISCORD_API_BASE": self.base_url,
+            "DISCORD_GATEWAY_URL": self.gateway_url,
+            "DISCORD_CDN_BASE": self.cdn_url,
+        }
+
+    # ------------------------------------------------------------------------------------------- world setup
+
+    async def add_guild(self, name: str = "Guild") -> int:
+        """A guild owned by a fresh user, with the bot as a member."""
+        owner = self._new_user(f"{name}-owner")
+        guild = Guild(p.snowflake(), name, owner)
+        self.guilds[guild.id] = guild
+        for uid in (owner, self.application_id):
+            guild.members[uid] = p.member(self.users[uid], joined=p.iso_now())
+        await self._dispatch_all("GUILD_CREATE", self._guild_payload(guild))
+        return guild.id
+
+    async def add_channel(self, guild_id: int, name: str = "games") -> int:
+        """A text channel in ``guild_id``."""
+        guild = self.guilds[guild_id]
+        cid = p.snowflake()
+        self.channels[cid] = p.text_channel(cid, guild_id, name, len(guild.channel_ids))
+        self.channel_messages[cid] = []
+        guild.channel_ids.append(cid)
+        await self._dispatch_all("CHANNEL_CREATE", self.channels[cid])
+        return cid
+
+    async def add_member(self, guild_id: int, name: str) -> int:
+        """A new user who is a member of ``guild_id``; returns the user id."""
+        uid = self._new_user(name)
+        self.guilds[guild_id].members[uid] = p.member(self.users[uid], joined=p.iso_now())
+        return uid
+
+    def _new_user(self, name: str) -> int:
+        uid = p.snowflake()
+        self.users[uid] = p.user(uid, name)
+        return uid
+
+    # ---------------------------------------------------------------------------------------------- fault knobs
+
+    def fail(self, route: str, status: int = 403, code: int = 50013, *, times: int | None = 1, **params: int) -> None:
+        """Make ``route`` (e.g. "POST /channels/{channel_id}/messages") answer ``status`` with Discord error
+        ``code`` (50013 missing permissions, 50007 cannot DM the user, ...), ``times`` times (None: always)."""
+        message = {50013: "Missing Permissions", 50007: "Cannot send messages to this user"}.get(code, "Error")
+        self._plan(route, status, code, message, 0.0, 0.0, times, params)
+
+    def rate_limit(self, route: str, retry_after: float = 0.05, *, times: int | None = 1, **params: int) -> None:
+        """Make ``route`` answer 429 with ``retry_after`` and a ``Via`` header, as Discord's edge does."""
+        self._plan(route, 429, 0, "You are being rate limited.", retry_after, 0.0, times, params)
+
+    def delay(self, route: str, seconds: float, *, times: int | None = None, **params: int) -> None:
+        """Hold requests to ``route`` for ``seconds`` before serving them normally."""
+        self._plan(route, None, None, "", 0.0, seconds, times, params)
+
+    def clear_faults(self) -> None:
+        """Forget every planned fault."""
+        self.faults.clear()
+
+    def _plan(
+        self,
+        route: str,
+        status: int | None,
+        code: int | None,
+        message: str,
+        retry_after: float,
+        delay: float,
+        times: int | None,
+        params: dict[str, int],
+    ) -> None:
+        method, _, template = route.partition(" ")
+        fault = Fault(route_key(method, template), status, code, message, retry_after, delay, times, {})
+        fault.params = {k: str(v) for k, v in params.items()}
+        self.faults.append(fault)
+
+    def deny(self, channel_id: int, *permissions: str) -> None:
+        """Withhold permissions from the bot in a channel (and its threads): any of ``payloads.PERMISSION_BITS``.
+        Requests that need them get 403 / 50013 and interactions there report reduced ``app_permissions``."""
+        unknown = set(permissions) - set(p.PERMISSION_BITS)
+        if unknown:
+            raise ValueError(f"unknown permissions {sorted(unknown)}")
+        self.denied.setdefault(channel_id, set()).update(permissions)
+
+    def allow(self, channel_id: int, *permissions: str) -> None:
+        """Give back permissions taken by :meth:`deny` (all of them when none are named)."""
+        held = self.denied.get(channel_id, set())
+        held.difference_update(permissions or set(held))
+
+    def close_dms(self, user_id: int) -> None:
+        """The user does not accept DMs: sending them one answers 403 / 50007."""
+        self.closed_dms.add(user_id)
+
+    async def archive_thread(self, thread_id: int, *, locked: bool = False) -> None:
+        """Archive a thread as Discord does after inactivity (or lock it, which a bot message cannot undo)."""
+        meta = self.channels[thread_id]["thread_metadata"]
+        meta.update(archived=True, locked=locked, archive_timestamp=p.iso_now())
+        await self._dispatch_all("THREAD_UPDATE", self.channels[thread_id])
+
+    async def delete_channel(self, channel_id: int) -> None:
+        """Delete a channel or thread as a moderator would; later requests to it get 404 / 10003."""
+        data = self.channels.pop(channel_id)
+        for guild in self.guilds.values():
+            if channel_id in guild.channel_ids:
+                guild.channel_ids.remove(channel_id)
+        event = "THREAD_DELETE" if data["type"] in (p.PUBLIC_THREAD, p.PRIVATE_THREAD) else "CHANNEL_DELETE"
+        await self._dispatch_all(event, data)
+        await self._notify()
+
+    async def drop_gateway(self, code: int = 4000) -> None:
+        """Close every gateway connection with a resumable code; discord.py reconnects and sends RESUME."""
+        for session in list(self.sessions):
+            await session.ws.close(code=code)
+
+    # ------------------------------------------------------------------------------------------------- waiting
+
+    async def _notify(self) -> None:
+        assert self._changed is not None
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def wait_for(self, check: Callable[[], T], timeout: float = 5.0, what: str = "condition") -> T:
+        """Wait until ``check()`` is truthy and return it; raise ``TimeoutError`` naming ``what`` otherwise.
+        ``check`` is re-evaluated after every change the fake records, and every few milliseconds for
+        conditions on the bot's side (its own error list, a database row)."""
+        assert self._changed is not None
+
+        async def poll() -> T:
+            assert self._changed is not None
+            async with self._changed:
+                while not (value := check()):
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), _POLL)
+                return value
+
+        try:
+            return await asyncio.wait_for(poll(), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"fake Discord: no {what} within {timeout} s") from None
+
+    async def wait_connected(self, timeout: float = 5.0) -> GatewaySession:
+        """The newest gateway session once it has received READY and every GUILD_CREATE."""
+        return await self.wait_for(lambda: self._live_session(), timeout, "identified gateway session")
+
+    async def next_message(self, channel_id: int, *, after: int | None = None, timeout: float = 5.0) -> Message:
+        """The first message posted in ``channel_id`` after message id ``after`` (or after the call when None)."""
+        ids = self.channel_messages.setdefault(channel_id, [])
+        start = ids.index(after) + 1 if after is not None else len(ids)
+        await self.wait_for(lambda: len(ids) > start, timeout, f"message in channel {channel_id}")
+        return self.messages[ids[start]]
+
+    def channel_log(self, channel_id: int, *, ephemeral: bool = False) -> list[Message]:
+        """Messages in a channel in posting order, without deleted ones (ephemeral ones only when asked)."""
+        found = [self.messages[mid] for mid in self.channel_messages.get(channel_id, [])]
+        return [m for m in found if not m.deleted and (ephemeral or not m.ephemeral)]
+
+    def dms(self, user_id: int) -> list[Message]:
+        """Direct messages the bot sent to ``user_id``."""
+        cid = self.dm_channels.get(user_id)
+        return [] if cid is None else self.channel_log(cid)
+
+    async def acked(self, interaction: Interaction, timeout: float = 5.0) -> Interaction:
+        """Wait until the bot answered the interaction's callback."""
+        await self.wait_for(lambda: interaction.callbacks, timeout, f"callback for interaction {interaction.id}")
+        return interaction
+
+    async def reply(self, interaction: Interaction, timeout: float = 5.0) -> Message:
+        """The interaction's original reply once it is final (sent, or a deferred reply filled in)."""
+
+        def settled() -> Message | None:
+            if interaction.original_id is None:
+                return None
+            original = self.messages[interaction.original_id]
+            return None if original.loading else original
+
+        return await self.wait_for(settled, timeout, f"reply to interaction {interaction.id}")
+
+    async def followup(self, interaction: Interaction, index: int = 0, timeout: float = 5.0) -> Message:
+        """The ``index``-th message the interaction produced besides its original reply."""
+
+        def extra() -> Message | None:
+            others = [m for m in interaction.messages if m.id != interaction.original_id]
+            return others[index] if len(others) > index else None
+
+        return await self.wait_for(extra, timeout, f"followup {index} of interaction {interaction.id}")
+
+    # ------------------------------------------------------------------------------------------- interactions
+
+    async def slash(
+        self, user_id: int, channel_id: int, name: str, options: dict[str, Any] | None = None
+    ) -> Interaction:
+        """Dispatch a slash command as ``user_id`` typed it in ``channel_id``. ``name`` may hold a subcommand
+        ("group sub"); option values are given plainly (a user option takes a user id)."""
+        data = self._command_data(channel_id, name, options or {}, focused=None)
+        return await self._interact(2, user_id, channel_id, data)
+
+    async def autocomplete(
+        self,
+        user_id: int,
+        channel_id: int,
+        name: str,
+        options: dict[str, Any],
+        focused: str,
+        timeout: float = 5.0,
+    ) -> list[dict[str, Any]]:
+        """Dispatch an autocomplete request with ``focused`` being typed and return the choices the bot sent."""
+        data = self._command_data(channel_id, name, options, focused=focused)
+        record = await self._interact(4, user_id, channel_id, data)
+        await self.wait_for(lambda: record.choices is not None, timeout, f"autocomplete choices for {name}")
+        assert record.choices is not None
+        return record.choices
+
+    async def click(self, user_id: int, message: Message, custom_id: str) -> Interaction:
+        """Dispatch a button press on ``message`` by ``user_id``."""
+        if custom_id not in message.custom_ids():
+            raise ValueError(f"message {message.id} has no component {custom_id!r}; it has {message.custom_ids()}")
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._interact(3, user_id, message.channel_id, data, message=message.payload)
+
+    def _command(self, channel_id: int, name: str) -> dict[str, Any]:
+        guild_id = int(self.channels[channel_id].get("guild_id") or 0)
+        for command in self.guild_commands.get(guild_id, []) + self.global_commands:
+            if command["name"] == name:
+                return command
+        raise LookupError(f"no synced command /{name} (synced: {[c['name'] for c in self.global_commands]})")
+
+    def _command_data(self, channel_id: int, name: str, options: dict[str, Any], focused: str | None) -> dict[str, Any]:
+        top, *subs = name.split()
+        command = self._command(channel_id, top)
+        definitions = command.get("options") or []
+        resolved: dict[str, dict[str, Any]] = {}
+        built = self._options(definitions, subs, options, focused, resolved, channel_id)
+        data: dict[str, Any] = {"id": command["id"], "name": top, "type": 1, "options": built}
+        if "guild_id" in self.channels[channel_id]:
+            data["guild_id"] = self.channels[channel_id]["guild_id"]
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _options(
+        self,
+        definitions: list[dict[str, Any]],
+        subs: list[str],
+        values: dict[str, Any],
+        focused: str | None,
+        resolved: dict[str, dict[str, Any]],
+        channel_id: int,
+    ) -> list[dict[str, Any]]:
+        if subs:
+            sub = next(d for d in definitions if d["name"] == subs[0])
+            inner = self._options(sub.get("options") or [], subs[1:], values, focused, resolved, channel_id)
+            return [{"name": sub["name"], "type": sub["type"], "options": inner}]
+        types = {d["name"]: d["type"] for d in definitions}
+        unknown = set(values) - set(types)
+        if unknown:
+            raise LookupError(f"unknown options {sorted(unknown)}; the command declares {sorted(types)}")
+        built = []
+        for key, value in values.items():
+            option: dict[str, Any] = {"name": key, "type": types[key], "value": value}
+            if types[key] == _USER_OPTION and key != focused:
+                option["value"] = str(value)
+                self._resolve_user(int(value), resolved, channel_id)
+            if key == focused:
+                option["focused"] = True
+                option["value"] = str(value)
+            built.append(option)
+        return built
+
+    def _resolve_user(self, uid: int, resolved: dict[str, dict[str, Any]], channel_id: int) -> None:
+        resolved.setdefault("users", {})[str(uid)] = self.users[uid]
+        guild = self._guild_of(channel_id)
+        if guild is not None and uid in guild.members:
+            member = {k: v for k, v in guild.members[uid].items() if k != "user"}
+            resolved.setdefault("members", {})[str(uid)] = {**member, "permissions": str(p.ALL_PERMISSIONS)}
+
+    async def _interact(
+        self, kind: int, user_id: int, channel_id: int, data: dict[str, Any], message: dict[str, Any] | None = None
+    ) -> Interaction:
+        session = self._live_session()
+        if session is None:
+            raise RuntimeError("no bot is connected to the fake gateway")
+        iid = p.snowflake()
+        record = Interaction(iid, secrets.token_urlsafe(24), kind, user_id, channel_id, data, self._now())
+        self.interactions[iid] = record
+        payload = self._interaction_payload(record, message)
+        await session.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    def _interaction_payload(self, record: Interaction, message: dict[str, Any] | None) -> dict[str, Any]:
+        channel = self.channels[record.channel_id]
+        guild = self._guild_of(record.channel_id)
+        payload: dict[str, Any] = {
+            "id": str(record.id),
+            "application_id": str(self.application_id),
+            "type": record.type,
+            "data": record.data,
+            "channel_id": channel["id"],
+            "channel": channel,
+            "token": record.token,
+            "version": 1,
+            "app_permissions": str(self._app_permissions(record.channel_id)),
+            "locale": "en-US",
+            "entitlements": [],
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if guild is not None:
+            member = guild.members.get(record.user_id) or p.member(self.users[record.user_id], joined=p.iso_now())
+            payload.update(
+                guild_id=str(guild.id),
+                guild_locale="en-US",
+                member={**member, "permissions": str(p.ALL_PERMISSIONS)},
+                authorizing_integration_owners={"0": str(guild.id)},
+                context=0,
+            )
+        else:
+            payload.update(user=self.users[record.user_id], authorizing_integration_owners={"1": ""}, context=1)
+        if message is not None:
+            payload["message"] = message
+        return payload
+
+    def _app_permissions(self, channel_id: int) -> int:
+        bits = p.ALL_PERMISSIONS
+        for name in self._denials(channel_id):
+            bits &= ~p.PERMISSION_BITS[name]
+        return bits
+
+    # --------------------------------------------------------------------------------------------- gateway
+
+    def _live_session(self) -> GatewaySession | None:
+        live = [s for s in self.sessions if s.ready and not s.ws.closed]
+        return live[-1] if live else None
+
+    async def _dispatch_all(self, event: str, data: dict[str, Any]) -> None:
+        for session in [s for s in self.sessions if s.ready and not s.ws.closed]:
+            await session.dispatch(event, data)
+
+    def _guild_payload(self, guild: Guild) -> dict[str, Any]:
+        channels = [self.channels[c] for c in guild.channel_ids if c in self.channels]
+        return {
+            "id": str(guild.id),
+            "name": guild.name,
+            "owner_id": str(guild.owner_id),
+            "unavailable": False,
+            "member_count": len(guild.members),
+            "large": False,
+            "joined_at": p.iso_now(),
+            "roles": [p.everyone_role(guild.id)],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "members": list(guild.members.values()),
+            "channels": [c for c in channels if c["type"] == p.TEXT_CHANNEL],
+            "threads": [c for c in channels if c["type"] != p.TEXT_CHANNEL and not c["thread_metadata"]["archived"]],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+        }
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        session = GatewaySession(ws)
+        self.sessions.append(session)
+        await session.send(HELLO, {"heartbeat_interval": 41250})
+        try:
+            async for frame in ws:
+                if frame.type is web.WSMsgType.TEXT:
+                    await self._on_frame(session, json.loads(frame.data))
+        finally:
+            self.sessions.remove(session)
+            await self._notify()
+        return ws
+
+    async def _on_frame(self, session: GatewaySession, frame: dict[str, Any]) -> None:
+        op, data = frame.get("op"), frame.get("d")
+        if op == HEARTBEAT:
+            session.heartbeats += 1
+            await session.send(HEARTBEAT_ACK, None)
+        elif op == IDENTIFY:
+            await self._identify(session, data)
+        elif op == RESUME:
+            await self._resume(session, data)
+
+    async def _identify(self, session: GatewaySession, data: dict[str, Any]) -> None:
+        if data.get("token") != self.token:
+            await session.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        session.intents = data.get("intents")
+        ready = {
+            "v": 10,
+            "user": self.bot_user,
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "session_id": session.session_id,
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+        }
+        shard = data.get("shard")
+        if shard is not None:
+            ready["shard"] = shard
+        await session.dispatch("READY", ready)
+        for guild in self.guilds.values():
+            await session.dispatch("GUILD_CREATE", self._guild_payload(guild))
+        session.ready = True
+        await self._notify()
+
+    async def _resume(self, session: GatewaySession, data: dict[str, Any]) -> None:
+        if data.get("token") != self.token:
+            await session.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        session.session_id, session.seq, session.resumed = data["session_id"], int(data.get("seq") or 0), True
+        await session.dispatch("RESUMED", {})
+        session.ready = True
+        await self._notify()
+
+    # ------------------------------------------------------------------------------------------- middleware
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path == "/gateway" or request.path.startswith("/cdn"):
+            return await handler(request)
+        route = request.match_info.route
+        if route.resource is None or isinstance(request.match_info.http_exception, web.HTTPException):
+            self.unhandled.append(f"{request.method} {request.path}")
+            return json_response({"message": "404: Not Found", "code": 0}, status=404)
+        template = route.resource.canonical.removeprefix(API_PREFIX)
+        key = route_key(request.method, template)
+        params = dict(request.match_info)
+        body = await self._peek_json(request)
+        record = Request(key, params, dict(request.query), body)
+        self.requests.append(record)
+        response = await self._serve(request, handler, key, params)
+        record.status = response.status
+        await self._notify()
+        return response
+
+    async def _serve(
+        self, request: web.Request, handler: Handler, key: str, params: dict[str, str]
+    ) -> web.StreamResponse:
+        needs_token = not any(part in request.path for part in _UNAUTHENTICATED)
+        if needs_token and request.headers.get("Authorization") != f"Bot {self.token}":
+            return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        for fault in self.faults:
+            if fault.matches(key, params):
+                fault.hits += 1
+                if fault.delay:
+                    await asyncio.sleep(fault.delay)
+                if fault.status == 429:
+                    return self._too_many(fault)
+                if fault.status is not None:
+                    return _error(ApiError(fault.status, fault.code or 0, fault.message))
+                break
+        try:
+            return await handler(request)
+        except ApiError as err:
+            return _error(err)
+
+    @staticmethod
+    def _too_many(fault: Fault) -> web.Response:
+        headers = {
+            "Via": "1.1 google",
+            "Retry-After": str(max(1, round(fault.retry_after))),
+            "X-RateLimit-Scope": "user",
+        }
+        body = {"message": fault.message, "retry_after": fault.retry_after, "global": False}
+        return json_response(body, status=429, headers=headers)
+
+    @staticmethod
+    async def _peek_json(request: web.Request) -> Any:
+        if request.content_type == "application/json" and request.body_exists:
+            return json.loads(await request.read() or b"null")
+        return None
+
+    @staticmethod
+    def _now() -> float:
+        return asyncio.get_running_loop().time()
+
+    # -------------------------------------------------------------------------------------------- routes
+
+    def _routes(self) -> list[tuple[str, str, Handler]]:
+        app_cmds = "/applications/{application_id}/commands"
+        guild_cmds = "/applications/{application_id}/guilds/{guild_id}/commands"
+        hook = "/webhooks/{application_id}/{token}"
+        return [
+            ("GET", "/users/@me", self._get_me),
+            ("GET", "/users/{user_id}", self._get_user),
+            ("GET", "/oauth2/applications/@me", self._get_application),
+            ("GET", "/applications/@me", self._get_application),
+            ("GET", "/gateway", self._get_gateway),
+            ("GET", "/gateway/bot", self._get_gateway),
+            ("GET", app_cmds, self._get_commands),
+            ("PUT", app_cmds, self._put_commands),
+            ("GET", guild_cmds, self._get_commands),
+            ("PUT", guild_cmds, self._put_commands),
+            ("POST", "/interactions/{interaction_id}/{token}/callback", self._callback),
+            ("POST", hook, self._post_followup),
+            ("GET", hook + "/messages/{message_id}", self._get_webhook_message),
+            ("PATCH", hook + "/messages/{message_id}", self._patch_webhook_message),
+            ("DELETE", hook + "/messages/{message_id}", self._delete_webhook_message),
+            ("GET", "/channels/{channel_id}", self._get_channel),
+            ("PATCH", "/channels/{channel_id}", self._patch_channel),
+            ("DELETE", "/channels/{channel_id}", self._delete_channel),
+            ("GET", "/channels/{channel_id}/messages", self._get_history),
+            ("POST", "/channels/{channel_id}/messages", self._post_message),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._patch_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
+            ("POST", "/channels/{channel_id}/typing", self._no_content),
+            ("POST", "/channels/{channel_id}/threads", self._post_thread),
+            ("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._post_thread),
+            ("PUT", "/channels/{channel_id}/thread-members/{user_id}", self._put_thread_member),
+            ("POST", "/users/@me/channels", self._post_dm),
+            ("GET", "/guilds/{guild_id}", self._get_guild),
+            ("GET", "/guilds/{guild_id}/channels", self._get_guild_channels),
+            ("GET", "/guilds/{guild_id}/threads/active", self._get_active_threads),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
+        ]
+
+    async def _no_content(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        return json_response({**self.bot_user, "verified": True, "mfa_enabled": False})
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        return json_response(self._user(int(request.match_info["user_id"])))
+
+    def _user(self, uid: int) -> dict[str, Any]:
+        if uid not in self.users:
+            raise ApiError(404, 10013, "Unknown User")
+        return self.users[uid]
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        owner = next(iter(self.guilds.values())).owner_id if self.guilds else self.application_id
+        return json_response(
+            {
+                "id": str(self.application_id),
+                "name": self.bot_user["username"],
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.users[owner],
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "bot": self.bot_user,
+            }
+        )
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+
+    # ------------------------------------------------------------------------------------------- commands
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        guild_id = request.match_info.get("guild_id")
+        return json_response(self.guild_commands.get(int(guild_id), []) if guild_id else self.global_commands)
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        guild_id = int(request.match_info["guild_id"]) if "guild_id" in request.match_info else None
+        previous = {c["name"]: c for c in (self.guild_commands.get(guild_id, []) if guild_id else self.global_commands)}
+        commands = []
+        for body in await request.json():
+            old = previous.get(body["name"])
+            command = {
+                "type": 1,
+                "description": "",
+                "options": [],
+                "default_member_permissions": None,
+                "nsfw": False,
+                **body,
+                "id": old["id"] if old else str(p.snowflake()),
+                "application_id": str(self.application_id),
+                "version": str(p.snowflake()),
+            }
+            if guild_id is not None:
+                command["guild_id"] = str(guild_id)
+            commands.append(command)
+        if guild_id is None:
+            self.global_commands = commands
+        else:
+            self.guild_commands[guild_id] = commands
+        self.syncs.append(CommandSync(guild_id, commands))
+        return json_response(commands)
+
+    # ----------------------------------------------------------------------------------------- interactions
+
+    def _interaction_by_token(self, token: str) -> Interaction:
+        for record in self.interactions.values():
+            if record.token == token:
+                return record
+        raise ApiError(404, 10015, "Unknown Webhook")
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        record = self.interactions.get(int(request.match_info["interaction_id"]))
+        if record is None or record.token != request.match_info["token"]:
+            raise ApiError(404, 10062, "Unknown interaction")
+        body, files = await self._read_body(request)
+        if record.callbacks:
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if self._now() - record.sent_at > self.interaction_deadline:
+            raise ApiError(404, 10062, "Unknown interaction")
+        record.callbacks.append(body)
+        record.acked_at = self._now()
+        resource = await self._apply_callback(record, body.get("type"), body.get("data") or {}, files)
+        answer: dict[str, Any] = {"interaction": {"id": str(record.id), "type": record.type}, "resource": resource}
+        message = resource.get("message")
+        if message is not None:
+            flags = int(message.get("flags") or 0)
+            answer["interaction"].update(
+                response_message_id=message["id"],
+                response_message_loading=bool(flags & p.LOADING),
+                response_message_ephemeral=bool(flags & p.EPHEMERAL),
+            )
+        await self._notify()
+        return json_response(answer)
+
+    async def _apply_callback(
+        self, record: Interaction, kind: int | None, data: dict[str, Any], files: list[Attachment]
+    ) -> dict[str, Any]:
+        if kind in (4, 5):
+            if kind == 5:
+                data = {"flags": p.LOADING | (int(data.get("flags") or 0) & p.EPHEMERAL)}
+            message = self._store_message(record.channel_id, data, files, record=record, pings=kind == 4)
+            record.original_id = message.id
+            return {"type": kind, "message": message.payload}
+        if kind == 7:
+            target = self._clicked_message(record)
+            self._edit(target, data, files)
+            return {"type": 7, "message": target.payload}
+        if kind == 8:
+            record.choices = list(data.get("choices") or [])
+        if kind in (6, 8, 9):
+            return {"type": kind}
+        raise ApiError(400, 50035, f"Invalid Form Body: unknown interaction callback type {kind}")
+
+    def _clicked_message(self, record: Interaction) -> Message:
+        for message in self.messages.values():
+            if message.channel_id == record.channel_id and record.data.get("custom_id") in message.custom_ids():
+                return message
+        raise ApiError(400, 50035, "Invalid Form Body: this interaction has no message to update")
+
+    async def _post_followup(self, request: web.Request) -> web.Response:
+        record = self._interaction_by_token(request.match_info["token"])
+        if not record.callbacks:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        body, files = await self._read_body(request)
+        original = self.messages.get(record.original_id) if record.original_id else None
+        if original is not None and original.loading:
+            self._edit(original, body, files)
+        else:
+            original = self._store_message(record.channel_id, body, files, record=record, pings=True)
+        await self._notify()
+        return json_response(original.payload)
+
+    def _webhook_message(self, request: web.Request) -> Message:
+        record = self._interaction_by_token(request.match_info["token"])
+        raw = request.match_info["message_id"]
+        mid = record.original_id if raw == "@original" else int(raw)
+        message = self.messages.get(mid) if mid is not None else None
+        if message is None or message.deleted or message not in record.messages:
+            raise ApiError(404, 10008, "Unknown Message")
+        return message
+
+    async def _get_webhook_message(self, request: web.Request) -> web.Response:
+        return json_response(self._webhook_message(request).payload)
+
+    async def _patch_webhook_message(self, request: web.Request) -> web.Response:
+        message = self._webhook_message(request)
+        body, files = await self._read_body(request)
+        self._edit(message, body, files)
+        await self._notify()
+        return json_response(message.payload)
+
+    async def _delete_webhook_message(self, request: web.Request) -> web.Response:
+        self._webhook_message(request).deleted = True
+        await self._notify()
+        return web.Response(status=204)
+
+    # --------------------------------------------------------------------------------------------- messages
+
+    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], list[Attachment]]:
+        """The JSON payload and uploaded files of a JSON or multipart request."""
+        if request.content_type != "multipart/form-data":
+            raw = await request.read()
+            return (json.loads(raw) if raw else {}), []
+        form = await request.post()
+        body = json.loads(str(form.get("payload_json") or "{}"))
+        described = {str(a.get("id")): a for a in body.get("attachments") or []}
+        files = []
+        for key, value in form.items():
+            if isinstance(value, web.FileField):
+                index = key.removeprefix("files[").removesuffix("]")
+                data = value.file.read()
+                desc = described.get(index, {}).get("description")
+                files.append(Attachment(value.filename, data, value.content_type, desc))
+        return body, files
+
+    def _channel(self, channel_id: int) -> dict[str, Any]:
+        if channel_id not in self.channels:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return self.channels[channel_id]
+
+    def _guild_of(self, channel_id: int) -> Guild | None:
+        gid = self.channels.get(channel_id, {}).get("guild_id")
+        return self.guilds.get(int(gid)) if gid else None
+
+    def _denials(self, channel_id: int) -> set[str]:
+        channel = self.channels.get(channel_id, {})
+        parent = channel.get("parent_id")
+        return self.denied.get(channel_id, set()) | (self.denied.get(int(parent), set()) if parent else set())
+
+    def _require(self, channel_id: int, *permissions: str) -> None:
+        missing = self._denials(channel_id) & set(permissions)
+        if missing:
+            raise ApiError(403, 50013, "Missing Permissions")
+
+    def _check_postable(self, channel: dict[str, Any], files: list[Attachment]) -> None:
+        """Discord's refusals for a bot posting into a channel: permissions, closed DMs, locked threads."""
+        cid = int(channel["id"])
+        if channel["type"] == p.DM_CHANNEL:
+            recipient = int(channel["recipients"][0]["id"])
+            if recipient in self.closed_dms:
+                raise ApiError(403, 50007, "Cannot send messages to this user")
+            return
+        is_thread = channel["type"] in (p.PUBLIC_THREAD, p.PRIVATE_THREAD)
+        self._require(cid, "view_channel", "send_messages_in_threads" if is_thread else "send_messages")
+        if files:
+            self._require(cid, "attach_files")
+        if is_thread and channel["thread_metadata"]["locked"]:
+            raise ApiError(403, 50083, "Thread is archived")
+
+    def _store_message(
+        self,
+        channel_id: int,
+        body: dict[str, Any],
+        files: list[Attachment],
+        *,
+        record: Interaction | None = None,
+        pings: bool,
+    ) -> Message:
+        channel = self._channel(channel_id)
+        mid = p.snowflake()
+        cdn_files = [
+            p.attachment(p.snowflake(), f.filename, len(f.data), f.content_type, self.cdn_url, channel_id)
+            for f in files
+        ]
+        payload = p.message(mid, channel, self.bot_user, body, cdn_files)
+        content = payload["content"]
+        payload["mentions"] = [self.users[u] for u in p.mentioned_ids(content) if u in self.users]
+        if record is not None:
+            payload["webhook_id"] = str(self.application_id)
+            payload["application_id"] = str(self.application_id)
+            payload["interaction_metadata"] = {
+                "id": str(record.id),
+                "type": record.type,
+                "user": self.users[record.user_id],
+                "authorizing_integration_owners": {},
+            }
+        flags = payload["flags"]
+        allowed = body.get("allowed_mentions")
+        pinged = p.pinged_ids(content, allowed) if pings and not flags & p.SUPPRESS_NOTIFICATIONS else []
+        message = Message(
+            mid,
+            channel_id,
+            self.application_id,
+            content,
+            payload["embeds"],
+            payload["components"],
+            files,
+            allowed,
+            flags,
+            pinged,
+            payload,
+            interaction_id=record.id if record else None,
+        )
+        self.messages[mid] = message
+        self.channel_messages.setdefault(channel_id, []).append(mid)
+        if record is not None:
+            record.messages.append(message)
+        channel["last_message_id"] = str(mid)
+        return message
+
+    def _edit(self, message: Message, body: dict[str, Any], files: list[Attachment]) -> None:
+        """Apply an edit; edits never ping, but filling in a deferred reply keeps its first content."""
+        message.edits.append(body)
+        payload = message.payload
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                payload[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+        if "attachments" in body or files:
+            kept_ids = {str(a.get("id")) for a in body.get("attachments") or []}
+            kept = [a for a in payload["attachments"] if a["id"] in kept_ids]
+            kept_files = [f for f, a in zip(message.attachments, payload["attachments"], strict=True) if a in kept]
+            new = [
+                p.attachment(p.snowflake(), f.filename, len(f.data), f.content_type, self.cdn_url, message.channel_id)
+                for f in files
+            ]
+            payload["attachments"] = kept + new
+            message.attachments = kept_files + files
+        if "allowed_mentions" in body and message.loading:
+            message.allowed_mentions = body["allowed_mentions"]
+        message.flags = (message.flags & ~p.LOADING) | (int(body.get("flags") or 0) & p.SUPPRESS_NOTIFICATIONS)
+        payload["flags"] = message.flags
+        payload["edited_timestamp"] = p.iso_now()
+        message.content, message.embeds, message.components = (
+            payload["content"],
+            payload["embeds"],
+            payload["components"],
+        )
+
+    async def _post_message(self, request: web.Request) -> web.Response:
+        cid = int(request.match_info["channel_id"])
+        channel = self._channel(cid)
+        body, files = await self._read_body(request)
+        self._check_postable(channel, files)
+        meta = channel.get("thread_metadata")
+        if meta is not None and meta["archived"]:
+            meta["archived"] = False
+            await self._dispatch_all("THREAD_UPDATE", channel)
+        message = self._store_message(cid, body, files, pings=True)
+        await self._notify()
+        return json_response(message.payload)
+
+    def _message(self, request: web.Request) -> Message:
+        self._channel(int(request.match_info["channel_id"]))
+        message = self.messages.get(int(request.match_info["message_id"]))
+        if message is None or message.deleted or message.channel_id != int(request.match_info["channel_id"]):
+            raise ApiError(404, 10008, "Unknown Message")
+        return message
+
+    async def _get_message(self, request: web.Request) -> web.Response:
+        return json_response(self._message(request).payload)
+
+    async def _patch_message(self, request: web.Request) -> web.Response:
+        message = self._message(request)
+        body, files = await self._read_body(request)
+        self._edit(message, body, files)
+        await self._notify()
+        return json_response(message.payload)
+
+    async def _delete_message(self, request: web.Request) -> web.Response:
+        self._message(request).deleted = True
+        await self._notify()
+        return web.Response(status=204)
+
+    async def _get_history(self, request: web.Request) -> web.Response:
+        cid = int(request.match_info["channel_id"])
+        self._channel(cid)
+        limit = int(request.query.get("limit", 50))
+        found = [m.payload for m in reversed(self.channel_log(cid))]
+        if "before" in request.query:
+            found = [m for m in found if int(m["id"]) < int(request.query["before"])]
+        if "after" in request.query:
+            found = [m for m in found if int(m["id"]) > int(request.query["after"])]
+        return json_response(found[:limit])
+
+    # ---------------------------------------------------------------------------------------------- channels
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        return json_response(self._channel(int(request.match_info["channel_id"])))
+
+    async def _patch_channel(self, request: web.Request) -> web.Response:
+        channel = self._channel(int(request.match_info["channel_id"]))
+        body = await request.json()
+        meta = channel.get("thread_metadata")
+        if meta is not None:
+            if meta["locked"] and body.get("archived") is False and body.get("locked") is not False:
+                self._require(int(channel["id"]), "manage_threads")
+            for key in ("archived", "locked", "auto_archive_duration", "invitable"):
+                if key in body:
+                    meta[key] = body[key]
+        if "name" in body:
+            channel["name"] = body["name"]
+        event = "THREAD_UPDATE" if meta is not None else "CHANNEL_UPDATE"
+        await self._dispatch_all(event, channel)
+        await self._notify()
+        return json_response(channel)
+
+    async def _delete_channel(self, request: web.Request) -> web.Response:
+        cid = int(request.match_info["channel_id"])
+        data = self._channel(cid)
+        await self.delete_channel(cid)
+        return json_response(data)
+
+    async def _post_thread(self, request: web.Request) -> web.Response:
+        parent = self._channel(int(request.match_info["channel_id"]))
+        if parent["type"] != p.TEXT_CHANNEL:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        body = await request.json()
+        starter = request.match_info.get("message_id")
+        private = starter is None and body.get("type", p.PRIVATE_THREAD) == p.PRIVATE_THREAD
+        self._require(
+            int(parent["id"]), "view_channel", "create_private_threads" if private else "create_public_threads"
+        )
+        if starter is not None:
+            self._message(request)
+        tid = int(starter) if starter is not None else p.snowflake()
+        if tid in self.channels:
+            raise ApiError(400, 160004, "A thread has already been created for this message")
+        auto_archive = int(body.get("auto_archive_duration") or parent["default_auto_archive_duration"])
+        data = p.thread(tid, parent, self.application_id, body["name"], private=private, auto_archive=auto_archive)
+        self.channels[tid] = data
+        self.channel_messages[tid] = []
+        self.threads[tid] = Thread(tid, int(parent["id"]), body["name"], int(starter) if starter else None, private)
+        guild = self._guild_of(tid)
+        if guild is not None:
+            guild.channel_ids.append(tid)
+        await self._dispatch_all("THREAD_CREATE", {**data, "newly_created": True})
+        await self._notify()
+        return json_response(data, status=201)
+
+    async def _put_thread_member(self, request: web.Request) -> web.Response:
+        tid = int(request.match_info["channel_id"])
+        channel = self._channel(tid)
+        if tid not in self.threads:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if channel["thread_metadata"]["archived"]:
+            raise ApiError(400, 50083, "Thread is archived")
+        raw = request.match_info["user_id"]
+        uid = self.application_id if raw == "@me" else int(raw)
+        self._user(uid)
+        members = self.threads[tid].members
+        if uid not in members:
+            members.append(uid)
+            channel["member_count"] = len(members) + 1
+        await self._notify()
+        return web.Response(status=204)
+
+    async def _post_dm(self, request: web.Request) -> web.Response:
+        uid = int((await request.json())["recipient_id"])
+        recipient = self._user(uid)
+        if uid not in self.dm_channels:
+            cid = p.snowflake()
+            self.channels[cid] = p.dm_channel(cid, recipient)
+            self.channel_messages[cid] = []
+            self.dm_channels[uid] = cid
+        return json_response(self.channels[self.dm_channels[uid]])
+
+    # ------------------------------------------------------------------------------------------------ guilds
+
+    def _guild(self, request: web.Request) -> Guild:
+        guild = self.guilds.get(int(request.match_info["guild_id"]))
+        if guild is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        return guild
+
+    async def _get_guild(self, request: web.Request) -> web.Response:
+        return json_response(self._guild_payload(self._guild(request)))
+
+    async def _get_guild_channels(self, request: web.Request) -> web.Response:
+        return json_response(self._guild_payload(self._guild(request))["channels"])
+
+    async def _get_active_threads(self, request: web.Request) -> web.Response:
+        return json_response({"threads": self._guild_payload(self._guild(request))["threads"], "members": []})
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        member = self._guild(request).members.get(int(request.match_info["user_id"]))
+        if member is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        return json_response(member)
