@@ -481,7 +481,7 @@ class DruidState(GameState):
             if self._sarsen_problem(cell, seat) is None:
                 yield Sarsen(self.board.names[cell])
         for a, _, b in self.board.line_list:
-            if self.height[a] and self._lintel_problem(a, b, seat) is None:
+            if self.height[a] and self.height[a] == self.height[b] and self._lintel_problem(a, b, seat) is None:
                 yield Lintel(self.board.names[a], self.board.names[b])
         if self.walk and self.druids[seat] is not None:
             for direction in self.board.dirs:
@@ -616,16 +616,16 @@ class DruidState(GameState):
         for start in range(self.board.ncells):
             if top[start] < 0 or seen[start]:
                 continue
-            seat, group, todo = top[start], [], [start]
+            seat, group, todo = top[start], 0, [start]
             seen[start] = True
             while todo:
                 cell = todo.pop()
-                group.append(cell)
+                group |= 1 << cell
                 for other in self.board.neighbours[cell]:
                     if not seen[other] and top[other] == seat:
                         seen[other] = True
                         todo.append(other)
-            touched = {side for side, mask in self.board.sides.items() if any(mask >> c & 1 for c in group)}
+            touched = {side for side, mask in self.board.sides.items() if mask & group}
             if any(set(sides) <= touched for sides in self.goals[seat]):
                 winners.add(seat)
         return winners
