@@ -1,0 +1,144 @@
+"""Druid benchmarks: push latency late in a 10x10 game, random playouts per second per variant, render time and
+PNG size of a full 10x10 board.
+
+The random player lives here because the self-play proofs in tests/ use the same policy: its pass probability
+rises with the move number, so every game ends, by a win or by the all-pass draw.
+"""
+
+from __future__ import annotations
+
+import time
+
+from bench.common import Row, median_ms, rate, samples
+from rules.base import GameState
+from rules.druid import GAME, DruidState, Pass, Sarsen, Step
+from rules.rng import Rng
+
+#: name -> (option words, number of players), the variants the issue asks to prove and measure
+VARIANTS: dict[str, tuple[tuple[str, ...], int]] = {
+    "square 8": (("-size=8",), 2),
+    "square 10": ((), 2),
+    "hex 2p": (("-hex",), 2),
+    "hex 3p": (("-hex",), 3),
+    "y": (("-y",), 2),
+    "walk": (("-walk",), 2),
+    "walk hex 3p": (("-hex", "-walk"), 3),
+    "nostack": (("-nostack",), 2),
+    "nogaps": (("-nogaps",), 2),
+}
+
+
+def new_game(variant: str, seed: int) -> DruidState:
+    words, players = VARIANTS[variant]
+    state = GAME.new(GAME.parse_options(words, players), [f"p{i}" for i in range(players)], seed)
+    assert isinstance(state, DruidState)
+    return state
+
+
+def random_move(state: DruidState, rng: Rng) -> object:
+    """A random legal move. Passing is rare early and grows likelier with every move (with the cube of the
+    move number), certain after three moves per cell. In Walk, half the moves push the druid on (a step or a
+    stone just ahead of it), so that Walk games are also won, not only drawn."""
+    horizon = 3 * state.board.ncells
+    if rng.below(horizon**3) < min(state.ply, horizon) ** 3:
+        return Pass()
+    moves = [m for m in state.legal_moves if not isinstance(m, Pass)]
+    if state.walk and state.druids[state.turn] is not None and rng.below(2) == 0:
+        ahead = _druid_moves(state, moves)
+        if ahead:
+            return rng.choice(ahead)
+    return rng.choice(moves) if moves else Pass()
+
+
+def _druid_moves(state: DruidState, moves: list[object]) -> list[object]:
+    """Steps and sarsens on the cells next to the mover's druid that bring it closest to its target edge."""
+    board = state.board
+    seat = state.turn
+    here, target = state.druids[seat], state.targets[seat]
+    assert here is not None and target is not None
+    goal = [i for i in range(board.ncells) if board.sides[target] >> i & 1]
+
+    def cell_of(move: object) -> int:
+        if isinstance(move, Step):
+            return board.step[here][board.dirs.index(move.direction)]
+        return board.index[move.cell] if isinstance(move, Sarsen) else -1
+
+    def distance(cell: int) -> int:
+        return min(abs(board.col[cell] - board.col[g]) + abs(board.y2[cell] - board.y2[g]) for g in goal)
+
+    near = [(distance(cell), m) for m in moves if (cell := cell_of(m)) in board.neighbours[here]]
+    best = min((d for d, _ in near), default=None)
+    return [m for d, m in near if d == best]
+
+
+def playout(state: DruidState, rng: Rng) -> GameState:
+    """Play random moves until the game ends."""
+    while not state.is_over:
+        state.push(random_move(state, rng))
+    return state
+
+
+def late_position(seed: int = 1) -> DruidState:
+    """A 10x10 game well advanced (about 120 stones) and still open: the position push is timed in."""
+    rng = Rng(seed)
+    while True:
+        state = new_game("square 10", rng.next64())
+        while not state.is_over and state.ply < 120:
+            move = random_move(state, rng)
+            if not isinstance(move, Pass):
+                state.push(move)
+        if not state.is_over:
+            return state
+
+
+def _push_rows(quick: bool) -> list[Row]:
+    state = late_position()
+    moves = [m for m in state.legal_moves if not isinstance(m, Pass)]
+    repeat = 3 if quick else 20
+
+    def push_all() -> None:
+        for move in moves:
+            clone = state.clone()
+            start = time.perf_counter()
+            clone.push(move)
+            timings.append(time.perf_counter() - start)
+
+    timings: list[float] = []
+    for _ in range(repeat):
+        push_all()
+    value = median_ms(timings)
+    note = f"{len(moves)} legal moves at ply {state.ply}, each pushed {repeat}x"
+    return [Row("druid", "push, 10x10 late game (median)", value, "ms", "<= 0.5 ms", value <= 0.5, note=note)]
+
+
+def _playout_rows(quick: bool) -> list[Row]:
+    rows = []
+    budget = 0.3 if quick else 4.0
+    for number, variant in enumerate(VARIANTS):
+        rng = Rng(number)
+        games = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < budget or games == 0:
+            playout(new_game(variant, games), rng)
+            games += 1
+        value = rate(games, time.perf_counter() - start)
+        rows.append(Row("druid", f"random playouts, {variant}", value, "games/s"))
+    return rows
+
+
+def _render_rows(quick: bool) -> list[Row]:
+    from render.druid import render_png
+
+    state = late_position(3)
+    png = render_png(state)
+    times = samples(lambda: render_png(state), 3 if quick else 15)
+    value = median_ms(times)
+    kb = len(png) / 1024
+    return [
+        Row("druid", "render 10x10 late game (median)", value, "ms", "<= 80 ms", value <= 80),
+        Row("druid", "PNG size 10x10 late game", kb, "KB", "<= 400 KB", kb <= 400),
+    ]
+
+
+def run(quick: bool = False) -> list[Row]:
+    return _push_rows(quick) + _playout_rows(quick) + _render_rows(quick)
