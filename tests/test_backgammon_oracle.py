@@ -46,12 +46,14 @@ def gnubg_results(me: list[int], opp: list[int], d1: int, d2: int) -> set[str]:
 
 
 def random_positions(count: int, seed: int) -> Iterator[tuple[list[int], list[int]]]:
-    """Positions reached by seeded random self-play, each as (side on roll, opponent) in own frames."""
+    """Positions reached by seeded self-play, each as (side on roll, opponent) in own frames. Every other game
+    both sides build points greedily, which makes primes (blocked boards) common instead of rare."""
     rnd = random.Random(seed)
     produced = 0
     game = 0
     while True:
         state = GAME.new({"force": False}, ["a", "b"], seed * 100_003 + game)
+        builder = game % 2 == 1
         game += 1
         while not state.is_over:
             if state.phase == "move":
@@ -60,7 +62,15 @@ def random_positions(count: int, seed: int) -> Iterator[tuple[list[int], list[in
                 produced += 1
                 if produced >= count:
                     return
-            play_random(state, rnd)
+            if builder and state.phase == "move" and state.forced_move() is None:
+                state.push(max(state.plays().items(), key=lambda item: (made_points(item[0]), rnd.random()))[1])
+            else:
+                play_random(state, rnd)
+
+
+def made_points(key: int) -> int:
+    """How many points (two or more checkers) the mover holds after a play."""
+    return sum(count >= 2 for count in unpack(key)[0][1:25])
 
 
 def play_random(state: BackgammonState, rnd: random.Random) -> None:

@@ -1,0 +1,139 @@
+"""Every way of writing a backgammon play (rules-notes BG-2 and gnubg/FIBS style) and the refusals."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.backgammon import BackgammonState
+from rules.base import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError
+
+START_X = {1: 2, 12: 5, 17: 3, 19: 5}
+START_O = {24: 2, 13: 5, 8: 3, 6: 5}
+
+
+def position(x: dict, o: dict, dice: tuple[int, int], mover: str = "O") -> BackgammonState:
+    return BackgammonState.from_points(["alice", "bob"], x, o, dice, mover)
+
+
+def same_play(state: BackgammonState, *texts: str) -> str:
+    """All texts must read as one and the same play; returns its canonical text."""
+    plays = {state.parse_move(text) for text in texts}
+    assert len(plays) == 1, plays
+    return str(plays.pop())
+
+
+def test_double_threes_in_every_notation() -> None:
+    state = position(START_X, START_O, (3, 3))
+    canonical = same_play(
+        state,
+        "13-10,13-10,10-7,10-7",
+        "2x13-10,2x10-7",
+        "2*13-10,2*10-7",
+        "13-10(2),10-7(2)",
+        "2x13-7",
+        "13-7,13-7",
+        "13:3,13:3,10:3,10:3",
+        "13/10(2) 10/7(2)",
+        "13/7(2)",
+        "13/10/7 13/10/7",
+        "13/10 13/10, 10/7 10/7",
+    )
+    assert canonical == "13-10,13-10,10-7,10-7"
+
+
+def test_plain_and_gnubg_forms_agree() -> None:
+    state = position(START_X, START_O, (6, 1))
+    assert same_play(state, "13-7,8-7", "13/7 8/7", "8-7,13-7", "13:6,8:1", "13/7, 8/7", " 13-7 , 8-7 ") == "13-7,8-7"
+
+
+def test_a_compound_move_equals_its_single_steps() -> None:
+    state = position(START_X, START_O, (6, 5))
+    assert same_play(state, "24-18,18-13", "24-13", "24/13", "24/18/13", "24:6,18:5") == "24-18,18-13"
+
+
+def test_hit_marks_are_optional() -> None:
+    state = position({1: 1, 12: 14}, {13: 15}, (6, 2), mover="X")
+    state.points[1] = [0] * 26
+    state.points[1][7] = 1
+    state.points[1][3] = 1
+    state.points[1][13] = 13
+    state._plays = None
+    assert same_play(state, "1-7*,12-14", "1/7* 12/14", "1-7,12-14") == "1-7*,12-14"
+
+
+def test_bar_entry_with_only_the_destination_and_bar_words() -> None:
+    state = position(START_X, {"bar": 1, 13: 5, 8: 3, 6: 5, 24: 1}, (4, 2))
+    assert same_play(state, "B-21,13-11", "b-21,13-11", "21,13-11", "bar/21 13/11", "BAR/21 13/11", "B:4,13:2") == (
+        "B-21,13-11"
+    )
+
+
+def test_bear_off_with_only_the_source_and_off_words() -> None:
+    state = position({12: 15}, {6: 2, 4: 3, 1: 10}, (6, 4), mover="O")
+    assert same_play(state, "6-H,4-H", "6,4", "6-h,4-h", "6/off 4/off", "6:6,4:4", "6/OFF, 4/home") == "6-H,4-H"
+
+
+def test_x_writes_absolute_points_too() -> None:
+    state = position(START_X, START_O, (6, 4), mover="X")
+    assert same_play(state, "1-7,1-5", "1/7 1/5", "1:6,1:4") == "1-7,1-5"
+
+
+def test_a_compound_move_through_a_hit_or_not_is_ambiguous() -> None:
+    state = position({1: 1, 12: 14}, {13: 15}, (6, 3), mover="X")
+    state.points[1] = [0] * 26
+    state.points[1][4] = 1  # O blot on 4: 1-4 hits, 1-7 does not
+    state.points[1][13] = 14
+    state._plays = None
+    with pytest.raises(AmbiguousMoveError) as caught:
+        state.parse_move("1-10")
+    assert "1-4*,4-10" in str(caught.value) and "1-7,7-10" in str(caught.value)
+    assert str(state.parse_move("1-4*,4-10")) == "1-4*,4-10"
+    assert str(state.parse_move("1-7,7-10")) == "1-7,7-10"
+
+
+def test_refusals_say_why() -> None:
+    state = position(START_X, START_O, (6, 5))
+    cases = {
+        "24-18": "you must use both dice: 24-18 then 18-13 is possible",
+        "13-8,13-9": "13-9: no die or sum of dice you have left (6) moves that far",
+        "13-7,13-7": "13-7: no die or sum of dice you have left (5) moves that far",
+        "5-H,6-H": "5-H: you have no checker on 5",
+        "6-H,8-3": "6-H: you can bear off only when all 15 of your checkers are in your home board",
+        "13-19,8-3": "13-19: that is the wrong direction for your checkers",
+        "24-18,13-B": "13-B: a checker goes to the bar only when the opponent hits it",
+        "H-20": "no checker can move from home",
+        "22": "a lone point means entering from the bar or bearing off",
+        "13:4,8:3": "13:4: there is no 4 left to play (dice 6-5)",
+        "roll": "your dice are already rolled (6-5): play them",
+        "double": "you can double only before rolling, in manual mode",
+        "no move": "you can play 6-5",
+    }
+    for text, reason in cases.items():
+        with pytest.raises(IllegalMoveError) as caught:
+            state.parse_move(text)
+        assert reason in str(caught.value), (text, str(caught.value))
+        assert str(caught.value).startswith(text)
+
+
+def test_not_notation_at_all() -> None:
+    state = position(START_X, START_O, (6, 5))
+    for text, reason in {
+        "hello": "not backgammon move notation",
+        "25-20": "'25' is not a point",
+        "13-7,": None,
+        "2x3x13-7": "not a point",
+        "13:9": "after ':' comes the die to use, 1 to 6",
+        "": "no move given",
+        "1-2,3-4,5-6,7-8,9-10": "at most four steps",
+    }.items():
+        if reason is None:
+            continue
+        with pytest.raises(MoveSyntaxError, match=reason):
+            state.parse_move(text)
+
+
+def test_moves_out_of_turn_are_refused_but_modes_are_not() -> None:
+    state = position(START_X, START_O, (6, 5))
+    with pytest.raises(IllegalMoveError, match="it is not your turn"):
+        state.parse_move("1-7,1-6", 1)
+    assert str(state.parse_move("manual", 1)) == "manual"
