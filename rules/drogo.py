@@ -1,0 +1,701 @@
+"""Drogo (Cameron Browne, 2006): Go played with stacks of cubes, for two to four players.
+
+The board is an n x n grid whose cells hold stacks at most n high. A stack belongs to the owner of its top cube;
+same-owner stacks side by side form groups; a group lives while one of its stacks touches an empty ground cell.
+Rulings where the help file is silent follow ``rules-notes.md`` section 4 (DO-1..DO-5).
+
+Positions are kept as bitboards (one Python int per player and per level) so that a whole placement, captures
+included, is judged with a handful of integer operations: enumerating every one- and two-piece placement of a
+mid-game 6x6 position has to stay within a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from rules.base import (
+    Event,
+    GameDef,
+    GameState,
+    IllegalMoveError,
+    LegalMoves,
+    MoveSyntaxError,
+    Option,
+    OptionError,
+    Outcome,
+    StateFormatError,
+)
+from rules.rng import Rng
+
+#: colour letters of seats 0..3, in challenge order
+COLOURS = "xoyz"
+MIN_SIZE = 3
+MAX_SIZE = 12
+_CELL = re.compile(r"^([a-z])(\d{1,2})$")
+
+
+def cell_name(col: int, row: int) -> str:
+    """``(2, 2)`` -> ``c3``: column letter, then row number counted from 1 at the bottom."""
+    return f"{chr(ord('a') + col)}{row + 1}"
+
+
+def move_cap(size: int) -> int:
+    """Placements after which a game ends and is scored as it stands (4 * size^3: 864 on 6x6)."""
+    return 4 * size**3
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Moves
+
+
+@dataclass(frozen=True)
+class Place:
+    """One turn: one piece, or two face-adjacent pieces, each landing on top of its cell's stack.
+
+    ``cells`` are ``(column, row)`` from 0. Two pieces side by side are kept in board order (lower row first, then
+    left to right) so that ``d3,c3`` and ``c3,d3`` are the same move; ``c3,c3`` puts the second piece on the first.
+    """
+
+    cells: tuple[tuple[int, int], ...]
+
+    def __post_init__(self) -> None:
+        if len(self.cells) == 2 and self.cells[0] != self.cells[1]:
+            object.__setattr__(self, "cells", tuple(sorted(self.cells, key=lambda cell: (cell[1], cell[0]))))
+
+    def __str__(self) -> str:
+        return ",".join(cell_name(col, row) for col, row in self.cells)
+
+
+@dataclass(frozen=True)
+class Pass:
+    """The forced pass of a player who has no legal placement (never a voluntary move)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Board geometry and hashing
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """Bit masks of one board size: cell ``i = row * n + col`` is bit ``1 << i``."""
+
+    n: int
+    full: int
+    not_first_col: int
+    not_last_col: int
+
+    def adjacent(self, mask: int) -> int:
+        """Cells orthogonally next to any cell of ``mask`` (the mask itself may be included)."""
+        n = self.n
+        return (
+            ((mask << 1) & self.not_first_col) | ((mask >> 1) & self.not_last_col) | (mask << n) | (mask >> n)
+        ) & self.full
+
+    def flood(self, seed: int, within: int) -> int:
+        """The connected part of ``within`` that contains the cells of ``seed``."""
+        group = seed & within
+        while True:
+            grown = (group | self.adjacent(group)) & within
+            if grown == group:
+                return group
+            group = grown
+
+
+@cache
+def _geometry(n: int) -> _Geometry:
+    first_col = sum(1 << (row * n) for row in range(n))
+    last_col = first_col << (n - 1)
+    full = (1 << (n * n)) - 1
+    return _Geometry(n, full, full & ~first_col, full & ~last_col)
+
+
+def _zobrist_keys() -> tuple[int, ...]:
+    """One fixed random 64-bit key per (colour, level, row, column) of the largest board, the same in every
+    process, so that position hashes saved in a game's JSON stay valid when it is loaded elsewhere."""
+    rng = Rng(0xD206_0C0B)
+    return tuple(rng.next64() for _ in range(len(COLOURS) * MAX_SIZE**3))
+
+
+_KEYS = _zobrist_keys()
+
+
+def _key(seat: int, level: int, cell: int, n: int) -> int:
+    row, col = divmod(cell, n)
+    return _KEYS[((seat * MAX_SIZE + level) * MAX_SIZE + row) * MAX_SIZE + col]
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """What a placement would do: ``reason`` it is refused (``None`` if legal), the stacks it captures and the
+    hash of the position it leads to."""
+
+    reason: str | None
+    captured: int = 0
+    new_hash: int = 0
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The state
+
+
+class DrogoState(GameState):
+    """A Drogo position: stacks of seat numbers per cell, whose turn it is, and the positions seen so far.
+
+    Ko is positional superko: the whole board (every cube of every stack, by colour and level) may not repeat;
+    whose turn it is is not part of a position. A resigned player's stacks stay on the board in their colour:
+    they still count as enemy stacks for everybody and can still be captured, but they never win.
+    """
+
+    def __init__(self, options: Mapping[str, Any], players: list[str] | tuple[str, ...], seed: int) -> None:
+        super().__init__(options, players, seed)
+        self.size: int = int(self.options["size"])
+        self.stacks: list[list[int]] = [[] for _ in range(self.size * self.size)]
+        self.turn = 0
+        self.placements = 0
+        self.passes = 0
+        self.last: dict[str, Any] | None = None
+        self._rebuild()
+        self.seen: set[int] = {self.hash} if self.superko else set()
+
+    @classmethod
+    def from_rows(
+        cls, options: Mapping[str, Any], players: list[str], rows: list[str], turn: int = 0, placements: int = 1
+    ) -> DrogoState:
+        """A position set up from a picture (puzzles, tests, previews): ``rows`` top row first, one word per cell,
+        ``.`` for an empty cell or the colour letters of its stack from the bottom up (``xxo``). Only this
+        position counts as seen for superko."""
+        state = cls(options, players, 0)
+        n = state.size
+        if len(rows) != n or any(len(row.split()) != n for row in rows):
+            raise StateFormatError(f"a {n}x{n} position needs {n} rows of {n} cells")
+        for row_index, row in enumerate(rows):
+            for col, word in enumerate(row.split()):
+                stack = [] if word == "." else [COLOURS.index(letter) for letter in word]
+                state.stacks[(n - 1 - row_index) * n + col] = stack
+        state.turn = turn
+        state.placements = placements
+        state._rebuild()
+        state.seen = {state.hash} if state.superko else set()
+        return state
+
+    # ---- derived data ------------------------------------------------------------------------------------
+
+    @property
+    def superko(self) -> bool:
+        return not self.options.get("no_superko")
+
+    def _rebuild(self) -> None:
+        """Recompute the bitboards and the hash from ``stacks`` (after a load or a new game)."""
+        n = self.size
+        self.geo = _geometry(n)
+        self.own = [0] * len(self.players)
+        self.levels = [0] * n
+        self.cell_hash = [0] * (n * n)
+        for cell, stack in enumerate(self.stacks):
+            bit = 1 << cell
+            for level, seat in enumerate(stack):
+                self.levels[level] |= bit
+                self.cell_hash[cell] ^= _key(seat, level, cell, n)
+            if stack:
+                self.own[stack[-1]] |= bit
+        self.hash = 0
+        for value in self.cell_hash:
+            self.hash ^= value
+        self._groups: dict[int, int] = {}
+
+    def height(self, col: int, row: int) -> int:
+        return len(self.stacks[row * self.size + col])
+
+    def owner(self, col: int, row: int) -> int | None:
+        stack = self.stacks[row * self.size + col]
+        return stack[-1] if stack else None
+
+    def scores(self) -> tuple[int, ...]:
+        """Per seat, the total height of the stacks it owns."""
+        totals = [0] * len(self.players)
+        for stack in self.stacks:
+            if stack:
+                totals[stack[-1]] += len(stack)
+        return tuple(totals)
+
+    def _group_of(self, bit: int) -> int:
+        """The group (before any move) holding the stack at ``bit``, cached until the position changes."""
+        group = self._groups.get(bit)
+        if group is None:
+            stack = self.stacks[bit.bit_length() - 1]
+            group = self.geo.flood(bit, self.own[stack[-1]])
+            for cell in _bits(group):
+                self._groups[1 << cell] = group
+        return group
+
+    def _freedom(self, levels: list[int]) -> int:
+        """Stacks that have freedom: next to an empty ground cell, or with ``-easy_free`` next to any lower
+        stack (an empty point beside them at some level)."""
+        adjacent = self.geo.adjacent
+        full = self.geo.full
+        free = levels[0] & adjacent(full & ~levels[0])
+        if self.options.get("easy_free"):
+            for level in levels[1:]:
+                if not level:
+                    break
+                free |= level & adjacent(full & ~level)
+        return free
+
+    # ---- judging a placement -----------------------------------------------------------------------------
+
+    def _pieces(self, cells: tuple[int, ...]) -> list[tuple[int, int]]:
+        """(cell, level) of each piece of a placement given as cell indices."""
+        height = len(self.stacks[cells[0]])
+        if len(cells) == 2 and cells[0] == cells[1]:
+            return [(cells[0], height), (cells[0], height + 1)]
+        return [(cell, len(self.stacks[cell])) for cell in cells]
+
+    def _judge(self, seat: int, cells: tuple[int, ...]) -> _Verdict:
+        """Would ``seat`` placing on ``cells`` (already checked for shape and room) be legal, and what would it
+        capture? Captures take every other player's group left without freedom; the mover's group must then
+        have freedom; the resulting position must be new (superko)."""
+        geo = self.geo
+        pieces = self._pieces(cells)
+        placed = 0
+        for cell, _ in pieces:
+            placed |= 1 << cell
+        around = geo.adjacent(placed) & ~placed
+        own = self.own[seat]
+        lands_on_enemy = any(self.stacks[cell] and self.stacks[cell][-1] != seat for cell in set(cells))
+        if lands_on_enemy and not own & (placed | around):
+            return _Verdict("you may build on an enemy stack only when the piece joins one of your groups")
+        levels = list(self.levels)
+        for cell, level in pieces:
+            levels[level] |= 1 << cell
+        free = self._freedom(levels)
+        captured = 0
+        for other, mask in enumerate(self.own):
+            if other == seat:
+                continue
+            seeds = mask & around
+            while seeds:
+                bit = seeds & -seeds
+                group = self._group_of(bit)
+                if group & placed:
+                    group = geo.flood(bit, mask & ~placed)
+                seeds &= ~group
+                if not group & free:
+                    captured |= group
+        mine = own | placed
+        group = placed
+        for cell in _bits(own & (placed | around)):
+            group |= self._group_of(1 << cell)
+        if captured:
+            if self.options.get("in_place"):
+                mine |= captured
+                group = geo.flood(placed, mine)
+            else:
+                levels = [level & ~captured for level in levels]
+                free = self._freedom(levels)
+        if not group & free:
+            return _Verdict("your group would have no freedom (suicide)")
+        new_hash = self._hash_after(seat, pieces, captured)
+        if self.superko and new_hash in self.seen:
+            return _Verdict("it would repeat an earlier board position (superko)")
+        return _Verdict(None, captured, new_hash)
+
+    def _hash_after(self, seat: int, pieces: list[tuple[int, int]], captured: int) -> int:
+        n = self.size
+        value = self.hash
+        for cell, level in pieces:
+            value ^= _key(seat, level, cell, n)
+        for cell in _bits(captured):
+            value ^= self.cell_hash[cell]
+            if self.options.get("in_place"):
+                for level in range(len(self.stacks[cell])):
+                    value ^= _key(seat, level, cell, n)
+        return value
+
+    def _shape_error(self, cells: tuple[int, ...]) -> str | None:
+        """Why a placement's shape is wrong before any capture is considered (piece count, room, contact)."""
+        n = self.size
+        if len(cells) == 2:
+            if self.placements == 0:
+                return "only one piece may be placed on the opening move"
+            if self.options.get("single"):
+                return "this game is played with -single: one piece per turn"
+        first = cells[0]
+        if len(cells) == 2 and cells[0] == cells[1]:
+            room = n - len(self.stacks[first])
+            if room < 2:
+                return f"{self._name(first)} has room for {'only one more piece' if room else 'no more pieces'}"
+            return None
+        for cell in cells:
+            if len(self.stacks[cell]) >= n:
+                return f"the stack on {self._name(cell)} is full ({n} high)"
+        if len(cells) == 2:
+            second = cells[1]
+            if not self.geo.adjacent(1 << first) & (1 << second):
+                return "the two pieces must touch: on neighbouring cells, or one on top of the other (c3,c3)"
+            low, high = len(self.stacks[first]), len(self.stacks[second])
+            if low != high:
+                return (
+                    f"pieces side by side must be at the same level, but {self._name(first)} would be at level "
+                    f"{low + 1} and {self._name(second)} at level {high + 1}"
+                )
+        return None
+
+    def _name(self, cell: int) -> str:
+        row, col = divmod(cell, self.size)
+        return cell_name(col, row)
+
+    # ---- the contract ------------------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self._outcome is not None else self.turn
+
+    def _candidates(self) -> Iterator[tuple[int, ...]]:
+        """Every placement of the right shape with room, before captures and freedom are judged."""
+        n = self.size
+        heights = [len(stack) for stack in self.stacks]
+        pairs = self.placements > 0 and not self.options.get("single")
+        for cell, height in enumerate(heights):
+            if height < n:
+                yield (cell,)
+        if not pairs:
+            return
+        for cell, height in enumerate(heights):
+            if height + 2 <= n:
+                yield (cell, cell)
+            if height >= n:
+                continue
+            if cell % n < n - 1 and heights[cell + 1] == height:
+                yield (cell, cell + 1)
+            if cell + n < n * n and heights[cell + n] == height:
+                yield (cell, cell + n)
+
+    def _legal_cells(self, seat: int) -> Iterator[tuple[int, ...]]:
+        for cells in self._candidates():
+            if self._judge(seat, cells).reason is None:
+                yield cells
+
+    def _place(self, cells: tuple[int, ...]) -> Place:
+        return Place(tuple(divmod(cell, self.size)[::-1] for cell in cells))
+
+    def _indices(self, move: Place) -> tuple[int, ...]:
+        return tuple(row * self.size + col for col, row in move.cells)
+
+    def _contains(self, move: object) -> bool:
+        if self._outcome is not None or not isinstance(move, Place) or not 1 <= len(move.cells) <= 2:
+            return False
+        if not all(0 <= col < self.size and 0 <= row < self.size for col, row in move.cells):
+            return False
+        cells = self._indices(move)
+        return self._shape_error(cells) is None and self._judge(self.turn, cells).reason is None
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        if self._outcome is not None:
+            return LegalMoves(lambda: iter(()), lambda move: False)
+        seat = self.turn
+        return LegalMoves(lambda: (self._place(cells) for cells in self._legal_cells(seat)), self._contains)
+
+    def has_legal_move(self, seat: int | None = None) -> bool:
+        """Whether ``seat`` (default: the player to move) could place anything in this position."""
+        seat = self.turn if seat is None else seat
+        return next(self._legal_cells(seat), None) is not None
+
+    def parse_move(self, text: str, player: int | None = None) -> Place | Pass:
+        seat = self.check_turn(player)
+        words = text.strip().lower().replace(" ", "")
+        if words == "pass":
+            if self.has_legal_move(seat):
+                raise IllegalMoveError(text, "Drogo has no voluntary pass: you have a legal placement")
+            return Pass()
+        parts = words.split(",")
+        if not words or len(parts) > 2:
+            raise MoveSyntaxError(text, "a turn places one or two pieces", "a cell like c3, or two like c3,d3 or c3,c3")
+        cells = tuple(self._parse_cell(text, part) for part in parts)
+        reason = self._shape_error(cells) or self._judge(seat, cells).reason
+        if reason:
+            raise IllegalMoveError(text, reason)
+        return self._place(cells)
+
+    def _parse_cell(self, text: str, part: str) -> int:
+        match = _CELL.match(part)
+        if not match:
+            raise MoveSyntaxError(text, f"{part!r} is not a cell", "a column letter and a row number, like c3")
+        col = ord(match.group(1)) - ord("a")
+        row = int(match.group(2)) - 1
+        if not (0 <= col < self.size and 0 <= row < self.size):
+            last = cell_name(self.size - 1, self.size - 1)
+            raise IllegalMoveError(text, f"{part} is off the board (a1 to {last})")
+        return row * self.size + col
+
+    def _forced_move(self) -> Pass | None:
+        return None if self.has_legal_move() else Pass()
+
+    def _push(self, move: Place | Pass) -> list[Event]:
+        seat = self.turn
+        if isinstance(move, Pass):
+            return self._push_pass(seat)
+        cells = self._indices(move)
+        verdict = self._judge(seat, cells)
+        if verdict.reason is not None:
+            raise IllegalMoveError(str(move), verdict.reason)
+        pieces = self._pieces(cells)
+        taken = self._apply(seat, pieces, verdict)
+        self.placements += 1
+        self.passes = 0
+        events = self._capture_events(seat, taken)
+        self.turn = self.next_active(seat)
+        if self.placements >= move_cap(self.size):
+            events.extend(self._end(f"the limit of {move_cap(self.size)} placements was reached"))
+        return events
+
+    def _apply(self, seat: int, pieces: list[tuple[int, int]], verdict: _Verdict) -> list[tuple[int, list[int]]]:
+        """Place the pieces, then remove (or with ``-in_place`` recolour) the captured stacks; returns the
+        captured stacks as they were."""
+        n = self.size
+        for cell, _ in pieces:
+            self.stacks[cell].append(seat)
+        taken = [(cell, list(self.stacks[cell])) for cell in _bits(verdict.captured)]
+        for cell, stack in taken:
+            self.stacks[cell] = [seat] * len(stack) if self.options.get("in_place") else []
+        self._rebuild()
+        if self.hash != verdict.new_hash:
+            raise AssertionError("Drogo position hash out of step with the board")
+        if self.superko:
+            self.seen.add(self.hash)
+        self.last = {
+            "seat": seat,
+            "placed": [[cell % n, cell // n, level] for cell, level in pieces],
+            "captured": [[cell % n, cell // n, "".join(COLOURS[s] for s in stack)] for cell, stack in taken],
+        }
+        return taken
+
+    def _capture_events(self, seat: int, taken: list[tuple[int, list[int]]]) -> list[Event]:
+        by_victim: dict[int, list[tuple[int, list[int]]]] = {}
+        for cell, stack in taken:
+            by_victim.setdefault(stack[-1], []).append((cell, stack))
+        verb = "takes over" if self.options.get("in_place") else "captures"
+        events = []
+        for victim, stacks in sorted(by_victim.items()):
+            names = [self._name(cell) for cell, _ in stacks]
+            pieces = sum(len(stack) for _, stack in stacks)
+            text = (
+                f"{self.players[seat]} ({COLOURS[seat]}) {verb} {len(stacks)} stack{'s' if len(stacks) > 1 else ''} "
+                f"of {self.players[victim]} ({COLOURS[victim]}), {pieces} piece{'s' if pieces > 1 else ''}: "
+                f"{', '.join(names)}"
+            )
+            events.append(Event("capture", text, seat, {"victim": victim, "cells": names, "pieces": pieces}))
+        return events
+
+    def _push_pass(self, seat: int) -> list[Event]:
+        if self.has_legal_move(seat):
+            raise IllegalMoveError("pass", "Drogo has no voluntary pass: you have a legal placement")
+        self.passes += 1
+        self.last = {"seat": seat, "placed": [], "captured": []}
+        events = [Event("pass", f"{self.players[seat]} ({COLOURS[seat]}) has no legal placement and passes", seat)]
+        self.turn = self.next_active(seat)
+        if self.passes >= len(self.active_seats()):
+            events.extend(self._end("no player can place a piece"))
+        return events
+
+    def _end(self, why: str) -> list[Event]:
+        """Score the board: each player's stacks by height; the highest active player wins, a tie is a draw."""
+        scores = self.scores()
+        active = self.active_seats()
+        best = max(scores[seat] for seat in active)
+        leaders = tuple(seat for seat in active if scores[seat] == best)
+        table = ", ".join(f"{self.players[s]} ({COLOURS[s]}) {scores[s]}" for s in range(len(self.players)))
+        if len(leaders) == 1:
+            winner = leaders[0]
+            reason = f"{why}; {self.players[winner]} wins on height: {table}"
+            self._finish(Outcome((winner,), reason, scores))
+            return [Event("win", reason, winner, {"scores": list(scores)})]
+        tied = " and ".join(self.players[s] for s in leaders)
+        reason = f"{why}; draw, {tied} tie on {best}: {table}"
+        self._finish(Outcome((), reason, scores))
+        return [Event("draw", reason, None, {"scores": list(scores), "tied": list(leaders)})]
+
+    def _on_resign(self, player: int) -> list[Event]:
+        if self.turn == player:
+            self.turn = self.next_active(player)
+        if self.passes >= len(self.active_seats()):
+            return self._end("no player can place a piece")
+        return []
+
+    # ---- text and JSON -----------------------------------------------------------------------------------
+
+    def text_board(self) -> str:
+        """Owner letter and height per cell (``x3``), row 1 at the bottom; capitals mark the last placement and
+        ``*`` a stack captured by the last move."""
+        n = self.size
+        placed = {(col, row) for col, row, _ in (self.last or {}).get("placed", [])}
+        captured = {(col, row) for col, row, _ in (self.last or {}).get("captured", [])}
+        header = "    " + "".join(f"{chr(ord('a') + col):>4}" for col in range(n))
+        lines = [header]
+        for row in reversed(range(n)):
+            cells = []
+            for col in range(n):
+                owner = self.owner(col, row)
+                if owner is None:
+                    text = "*" if (col, row) in captured else "."
+                else:
+                    letter = COLOURS[owner].upper() if (col, row) in placed else COLOURS[owner]
+                    text = f"{letter}{self.height(col, row)}"
+                cells.append(f"{text:>4}")
+            lines.append(f"{row + 1:>3} " + "".join(cells) + f"  {row + 1}")
+        lines.append(header)
+        scores = self.scores()
+        lines.append(
+            "  ".join(
+                f"{COLOURS[s]} {self.players[s]} {scores[s]}{' (resigned)' if s in self.resigned else ''}"
+                for s in range(len(self.players))
+            )
+        )
+        if self._outcome is None:
+            lines.append(f"{COLOURS[self.turn]} ({self.players[self.turn]}) to move")
+        return "\n".join(lines)
+
+    def _dump(self) -> dict[str, Any]:
+        return {
+            "size": self.size,
+            "stacks": ["".join(COLOURS[seat] for seat in stack) for stack in self.stacks],
+            "turn": self.turn,
+            "placements": self.placements,
+            "passes": self.passes,
+            "seen": sorted(f"{value:016x}" for value in self.seen),
+            "last": self.last,
+        }
+
+    def _load(self, data: Mapping[str, Any]) -> None:
+        nplayers = len(self.players)
+        if not GAME.min_players <= nplayers <= GAME.max_players:
+            raise StateFormatError(f"Drogo has 2 to 4 players, not {nplayers}")
+        self.options = GAME.validate(self.options, nplayers)
+        self.size = int(data["size"])
+        if self.size != self.options["size"]:
+            raise StateFormatError(f"board size {self.size} does not match the option -size={self.options['size']}")
+        raw = list(data["stacks"])
+        if len(raw) != self.size * self.size:
+            raise StateFormatError(f"expected {self.size * self.size} stacks, found {len(raw)}")
+        letters = COLOURS[:nplayers]
+        self.stacks = []
+        for text in raw:
+            if not isinstance(text, str) or len(text) > self.size or any(c not in letters for c in text):
+                raise StateFormatError(f"bad stack {text!r}: at most {self.size} of the letters {letters!r}")
+            self.stacks.append([letters.index(c) for c in text])
+        self.turn = int(data["turn"])
+        if not 0 <= self.turn < nplayers:
+            raise StateFormatError(f"seat {self.turn} cannot be on move")
+        self.placements = int(data["placements"])
+        self.passes = int(data["passes"])
+        if self.placements < 0 or self.passes < 0:
+            raise StateFormatError("negative move counters")
+        self.last = self._load_last(data["last"])
+        self._rebuild()
+        self.seen = {int(value, 16) for value in data["seen"]}
+        if self.superko and self.hash not in self.seen:
+            raise StateFormatError("the current position is missing from the positions seen")
+
+    def _load_last(self, raw: Any) -> dict[str, Any] | None:
+        if raw is None:
+            return None
+        seat = int(raw["seat"])
+        placed = [[int(col), int(row), int(level)] for col, row, level in raw["placed"]]
+        captured = [[int(col), int(row), str(stack)] for col, row, stack in raw["captured"]]
+        n = self.size
+        for col, row, level in placed:
+            if not (0 <= col < n and 0 <= row < n and 0 <= level < n):
+                raise StateFormatError(f"last move placed a piece off the board: {col},{row},{level}")
+        for col, row, _ in captured:
+            if not (0 <= col < n and 0 <= row < n):
+                raise StateFormatError(f"last move captured off the board: {col},{row}")
+        if not 0 <= seat < len(self.players):
+            raise StateFormatError(f"last move by unknown seat {seat}")
+        return {"seat": seat, "placed": placed, "captured": captured}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The game description
+
+
+def _validate(options: dict[str, Any], nplayers: int) -> dict[str, Any]:
+    """Fill the size default; no other option depends on another, and every board size suits 2 to 4 players."""
+    values = dict(options)
+    size = values.get("size")
+    values["size"] = 6 if size is None else int(size)
+    if not MIN_SIZE <= values["size"] <= MAX_SIZE:
+        raise OptionError(f"option -size={values['size']} is out of range ({MIN_SIZE}..{MAX_SIZE})")
+    for name in ("single", "in_place", "easy_free", "no_superko"):
+        values[name] = bool(values.get(name, False))
+    return values
+
+
+HELP = """\
+**Drogo** is Go built upward. The board is a square of cells (6x6 unless `-size` says otherwise) and each cell \
+holds a stack of cubes no taller than the board is wide.
+
+**Your turn.** Put one cube of your colour on top of a stack (or on an empty cell), or two cubes that touch face \
+to face: on neighbouring cells at the same level, or one on the other. The very first turn of a game places a \
+single cube. A cube may land on an enemy's top cube only if that links it to one of your groups.
+
+**Groups.** Whoever owns the top cube owns the whole stack. Neighbouring stacks (not diagonal) with the same owner \
+form a group. A group breathes while one of its stacks sits next to an empty cell.
+
+**Capture.** After your placement, every enemy group that cannot breathe is lifted off whole, whatever colours are \
+buried in it. You may not leave your own group breathless, unless your move captures and so frees it. With three \
+or four players every other player is an enemy.
+
+**Ko.** A move may not bring back any earlier board position (superko); `-no_superko` turns this off.
+
+**End.** You cannot pass by choice; with no legal placement you pass automatically. When nobody can place, each \
+player scores the total height of the stacks they own: the highest wins, a tie for the top is a draw. Games also \
+stop and are scored after 4 x size^3 placements. A player who resigns leaves their stacks standing as enemy \
+stacks; they can still be captured.
+
+Options: `-size=n` (3..12), `-single` (always one cube), `-in_place` (captured stacks turn to the capturer's colour \
+and stay), `-easy_free` (an empty point beside a stack at any level gives freedom), `-no_superko`.
+"""
+
+NOTATION = """\
+Cells are a column letter and a row number, a1 at the bottom left. A cube always lands on top of its cell.
+`c3`: one cube on c3.
+`c3,d3`: two cubes side by side on c3 and d3 (both stacks must be the same height).
+`c3,c3`: two cubes on c3, one on the other.
+Captures, and forced passes (`pass`), are made for you."""
+
+
+GAME = GameDef(
+    name="drogo",
+    title="Drogo",
+    summary="Go in three dimensions: stack cubes, surround enemy groups, own the tallest stacks (2-4 players)",
+    options=(
+        Option("size", int, 6, "board size n: n x n cells, stacks at most n high", MIN_SIZE, MAX_SIZE),
+        Option("single", bool, False, "only one piece per turn"),
+        Option("in_place", bool, False, "captured stacks turn to the capturer's colour instead of being removed"),
+        Option("easy_free", bool, False, "freedom may be an empty point at any level, not only on the ground"),
+        Option("no_superko", bool, False, "do not forbid repeating an earlier position (as pbmserv did)"),
+    ),
+    min_players=2,
+    max_players=4,
+    state_class=DrogoState,
+    help=HELP,
+    notation=NOTATION,
+    validate=_validate,
+)
+
+DrogoState.game = GAME
