@@ -1,0 +1,252 @@
+"""The Backgammon board picture: 24 numbered points, stacked checkers, bar, trays, dice, cube, pips, last play.
+
+Points carry the same absolute numbers as the text board and the move notation (13-24 along the top, 12-1 along
+the bottom), so what a player reads on the picture is what they type. X's checkers are dark and O's light, so they
+differ in lightness on both Discord themes; the board sits on its own opaque panel.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from PIL import Image, ImageDraw
+
+from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, centred_text, font, to_png
+from rules.backgammon import EKS, OHS, BackgammonState, absolute, dice_text
+from rules.backgammon.movegen import BAR, OFF
+
+POINT_W = 42
+CHECKER = 38
+STACK = 5
+BAR_W = 48
+TRAY_W = 64
+MARGIN = 14
+CUBE_W = 52
+HEADER = 62
+LABEL = 22
+HALF_H = CHECKER * STACK + 8
+MIDDLE = 46
+FOOTER = 32
+
+BOARD_X = MARGIN + CUBE_W
+BOARD_Y = HEADER + LABEL
+BOARD_W = 12 * POINT_W + BAR_W
+BOARD_H = 2 * HALF_H + MIDDLE
+WIDTH = BOARD_X + BOARD_W + TRAY_W + MARGIN
+HEIGHT = BOARD_Y + BOARD_H + LABEL + FOOTER
+
+FELT = (28, 92, 70)
+FRAME = (92, 62, 40)
+POINT_DARK = (150, 58, 48)
+POINT_LIGHT = (214, 190, 142)
+#: checker fill and rim per colour: X dark, O light
+CHECKERS = {EKS: ((44, 46, 54), (150, 155, 165)), OHS: ((238, 236, 226), (90, 90, 90))}
+HIT_MARK = (255, 90, 90)
+
+
+def _column(point: int) -> tuple[int, bool]:
+    """Left x of a point's triangle and whether it hangs from the top edge."""
+    if point >= 13:
+        index, top = point - 13, True
+    else:
+        index, top = 12 - point, False
+    x = BOARD_X + index * POINT_W + (BAR_W if index >= 6 else 0)
+    return x, top
+
+
+def _slot_centre(point: int, level: int) -> tuple[int, int]:
+    """Centre of the checker at stack ``level`` (0 = at the edge) on ``point``."""
+    x, top = _column(point)
+    cx = x + POINT_W // 2
+    offset = CHECKER // 2 + 4 + level * CHECKER
+    cy = BOARD_Y + offset if top else BOARD_Y + BOARD_H - offset
+    return cx, cy
+
+
+def _checker(draw: ImageDraw.ImageDraw, centre: tuple[int, int], colour: int, label: str = "") -> None:
+    fill, rim = CHECKERS[colour]
+    cx, cy = centre
+    r = CHECKER // 2 - 1
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=rim, width=3)
+    if label:
+        centred_text(draw, centre, label, 20, CHECKERS[1 - colour][0])
+
+
+def _points(draw: ImageDraw.ImageDraw) -> None:
+    for point in range(1, 25):
+        x, top = _column(point)
+        colour = POINT_DARK if point % 2 else POINT_LIGHT
+        tip = BOARD_Y + HALF_H - 6 if top else BOARD_Y + BOARD_H - HALF_H + 6
+        base = BOARD_Y if top else BOARD_Y + BOARD_H
+        draw.polygon([(x + 2, base), (x + POINT_W - 2, base), (x + POINT_W // 2, tip)], fill=colour)
+        label_y = BOARD_Y - LABEL // 2 if top else BOARD_Y + BOARD_H + LABEL // 2
+        centred_text(draw, (x + POINT_W // 2, label_y), str(point), 17, FOREGROUND)
+
+
+def _stacks(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
+    for point in range(1, 25):
+        for colour in (EKS, OHS):
+            count = state.points[colour][25 - point if colour == EKS else point]
+            for level in range(min(count, STACK)):
+                label = str(count) if count > STACK and level == STACK - 1 else ""
+                _checker(draw, _slot_centre(point, level), colour, label)
+
+
+def _bar(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
+    left = BOARD_X + 6 * POINT_W
+    draw.rectangle((left, BOARD_Y, left + BAR_W - 1, BOARD_Y + BOARD_H), fill=FRAME)
+    centred_text(draw, (left + BAR_W // 2, BOARD_Y + BOARD_H // 2), "BAR", 14, MUTED)
+    for colour, top in ((EKS, True), (OHS, False)):
+        count = state.points[colour][BAR]
+        for level in range(min(count, 3)):
+            offset = CHECKER // 2 + 40 + level * CHECKER
+            cy = BOARD_Y + offset if top else BOARD_Y + BOARD_H - offset
+            label = str(count) if count > 1 and level == min(count, 3) - 1 else ""
+            _checker(draw, (left + BAR_W // 2, cy), colour, label)
+
+
+def _trays(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
+    """Borne-off checkers as thin slabs: X's tray at the top right (X leaves past 24), O's at the bottom right."""
+    left = BOARD_X + BOARD_W + 8
+    for colour, top in ((EKS, True), (OHS, False)):
+        y0 = BOARD_Y if top else BOARD_Y + BOARD_H - HALF_H
+        draw.rectangle((left, y0, left + TRAY_W - 14, y0 + HALF_H), fill=FRAME)
+        fill, rim = CHECKERS[colour]
+        count = state.points[colour][OFF]
+        for index in range(count):
+            y = y0 + 6 + index * 12 if top else y0 + HALF_H - 15 - index * 12
+            draw.rectangle((left + 6, y, left + TRAY_W - 20, y + 9), fill=fill, outline=rim)
+        label_y = y0 + HALF_H + 14 if top else y0 - 14
+        name = "X" if colour == EKS else "O"
+        centred_text(draw, (left + (TRAY_W - 14) // 2, label_y), f"{name} off {count}", 14, FOREGROUND)
+
+
+def _die(draw: ImageDraw.ImageDraw, left: int, top: int, value: int) -> None:
+    size = 40
+    draw.rounded_rectangle((left, top, left + size, top + size), radius=7, fill=(250, 250, 250), outline=(30, 30, 30))
+    spots = {
+        1: [(1, 1)],
+        2: [(0, 0), (2, 2)],
+        3: [(0, 0), (1, 1), (2, 2)],
+        4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+        5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+        6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
+    }[value]
+    for col, row in spots:
+        cx, cy = left + 9 + col * 11, top + 9 + row * 11
+        draw.ellipse((cx - 4, cy - 4, cx + 4, cy + 4), fill=(20, 20, 20))
+
+
+def _dice_and_cube(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
+    centre_y = BOARD_Y + BOARD_H // 2
+    if state.dice and not state.is_over:
+        right_half = BOARD_X + 6 * POINT_W + BAR_W + 3 * POINT_W
+        for index, value in enumerate(state.dice):
+            _die(draw, right_half - 46 + index * 52, centre_y - 20, value)
+    cube_y = {None: centre_y, EKS: BOARD_Y + 30, OHS: BOARD_Y + BOARD_H - 30}[
+        None if state.cube_owner is None else state.colour[state.cube_owner]
+    ]
+    cube_x = MARGIN + CUBE_W // 2 - 6
+    draw.rounded_rectangle((cube_x - 20, cube_y - 20, cube_x + 20, cube_y + 20), radius=6, fill=(245, 240, 220))
+    centred_text(draw, (cube_x, cube_y), str(state.cube), 20, (20, 20, 20))
+
+
+def _last_play(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
+    """Show where the last play started (a dashed ghost checker) and ended (a ring round the checker); points a
+    checker only passed through are not marked. Drawn after the stacks so the rings sit on top."""
+    last = state.last
+    if not last or last.get("kind") != "play":
+        return
+    colour = int(last["colour"])
+    sources = Counter(src for src, _dest, _hit in last["steps"])
+    targets = Counter(dest for _src, dest, _hit in last["steps"])
+    started, ended = sources - targets, targets - sources
+    side = state.points[colour]
+    r = CHECKER // 2 - 1
+    for pip, moved in started.items():
+        if pip == BAR:
+            continue
+        point = absolute(colour, pip)
+        for level in range(side[pip], min(side[pip] + moved, STACK)):
+            cx, cy = _slot_centre(point, level)
+            for start in range(0, 360, 30):
+                draw.arc((cx - r, cy - r, cx + r, cy + r), start, start + 15, fill=HIGHLIGHT, width=3)
+    for pip, moved in ended.items():
+        if pip == OFF:
+            continue
+        point = absolute(colour, pip)
+        for level in range(max(side[pip] - moved, 0), min(side[pip], STACK)):
+            cx, cy = _slot_centre(point, level)
+            draw.ellipse((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), outline=HIGHLIGHT, width=3)
+    for _src, dest, hit in last["steps"]:
+        if hit:
+            cx, cy = _slot_centre(absolute(colour, dest), 0)
+            draw.line((cx - 12, cy - 12, cx + 12, cy + 12), fill=HIT_MARK, width=4)
+            draw.line((cx - 12, cy + 12, cx + 12, cy - 12), fill=HIT_MARK, width=4)
+
+
+def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
+    for row, colour in enumerate((EKS, OHS)):
+        seat = state.seat_of_colour(colour)
+        name = "X" if colour == EKS else "O"
+        fill, rim = CHECKERS[colour]
+        y = 16 + row * 26
+        draw.ellipse((MARGIN, y - 9, MARGIN + 18, y + 9), fill=fill, outline=rim, width=2)
+        modes = [mode for mode, flags in (("greedy", state.greedy), ("manual", state.manual)) if flags[seat]]
+        extra = f"   [{', '.join(modes)}]" if modes else ""
+        text = f"{name}: {state.players[seat]}   pips {state.pips(colour)}{extra}"
+        draw.text((MARGIN + 28, y), text, font=font(18), fill=FOREGROUND, anchor="lm")
+    draw.text((WIDTH - MARGIN, 16), _status(state), font=font(16), fill=HIGHLIGHT, anchor="rm")
+    owner = "centred" if state.cube_owner is None else f"owned by {state.players[state.cube_owner]}"
+    draw.text((WIDTH - MARGIN, 42), f"cube {state.cube} ({owner})", font=font(16), fill=MUTED, anchor="rm")
+    footer = _last_text(state)
+    if footer:
+        draw.text((MARGIN, HEIGHT - FOOTER // 2), footer, font=font(16), fill=MUTED, anchor="lm")
+
+
+def _status(state: BackgammonState) -> str:
+    outcome = state.outcome()
+    if outcome is not None:
+        return f"{state.players[outcome.winners[0]]} wins {outcome.points}"
+    seat = state.turn
+    if state.phase == "answer":
+        return f"{state.players[1 - seat]} to take or drop"
+    if state.phase == "decide":
+        return f"{state.players[seat]} to roll or double"
+    return f"{state.players[seat]} to play {dice_text(state.dice)}"
+
+
+def _last_text(state: BackgammonState) -> str:
+    last = state.last
+    if not last:
+        return ""
+    colour = int(last["colour"])
+    who = state.players[state.seat_of_colour(colour)]
+    if last.get("kind") == "skip":
+        return f"last: {who} could not move with {dice_text(last['dice'])}"
+    steps = ",".join(
+        f"{'B' if s == BAR else absolute(colour, s)}-{'H' if d == OFF else absolute(colour, d)}{'*' if h else ''}"
+        for s, d, h in last["steps"]
+    )
+    return f"last: {who} rolled {dice_text(last['dice'])} and played {steps}"
+
+
+def render(state: BackgammonState) -> Image.Image:
+    """The board as a Pillow image."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((BOARD_X - 6, BOARD_Y - 6, BOARD_X + BOARD_W + 5, BOARD_Y + BOARD_H + 5), fill=FRAME)
+    draw.rectangle((BOARD_X, BOARD_Y, BOARD_X + BOARD_W - 1, BOARD_Y + BOARD_H), fill=FELT)
+    _points(draw)
+    _bar(draw, state)
+    _trays(draw, state)
+    _stacks(draw, state)
+    _last_play(draw, state)
+    _dice_and_cube(draw, state)
+    _texts(draw, state)
+    return image
+
+
+def render_png(state: BackgammonState) -> bytes:
+    """The board as PNG bytes, ready to attach to a message."""
+    return to_png(render(state))
