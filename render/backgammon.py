@@ -15,14 +15,14 @@ from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, centred_text
 from rules.backgammon import EKS, OHS, BackgammonState, absolute, dice_text
 from rules.backgammon.movegen import BAR, OFF
 
-POINT_W = 42
-CHECKER = 38
+POINT_W = 38
+CHECKER = 34
 STACK = 5
-BAR_W = 48
-TRAY_W = 64
+BAR_W = 44
+TRAY_W = 62
 MARGIN = 14
-CUBE_W = 52
-HEADER = 62
+CUBE_W = 48
+HEADER = 60
 LABEL = 22
 HALF_H = CHECKER * STACK + 8
 MIDDLE = 46
@@ -69,7 +69,7 @@ def _checker(draw: ImageDraw.ImageDraw, centre: tuple[int, int], colour: int, la
     r = CHECKER // 2 - 1
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=rim, width=3)
     if label:
-        centred_text(draw, centre, label, 20, CHECKERS[1 - colour][0])
+        centred_text(draw, centre, label, 18, CHECKERS[1 - colour][0])
 
 
 def _points(draw: ImageDraw.ImageDraw) -> None:
@@ -114,8 +114,8 @@ def _trays(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
         fill, rim = CHECKERS[colour]
         count = state.points[colour][OFF]
         for index in range(count):
-            y = y0 + 6 + index * 12 if top else y0 + HALF_H - 15 - index * 12
-            draw.rectangle((left + 6, y, left + TRAY_W - 20, y + 9), fill=fill, outline=rim)
+            y = y0 + 6 + index * 11 if top else y0 + HALF_H - 14 - index * 11
+            draw.rectangle((left + 6, y, left + TRAY_W - 20, y + 8), fill=fill, outline=rim)
         label_y = y0 + HALF_H + 14 if top else y0 - 14
         name = "X" if colour == EKS else "O"
         centred_text(draw, (left + (TRAY_W - 14) // 2, label_y), f"{name} off {count}", 14, FOREGROUND)
@@ -207,7 +207,8 @@ def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
 def _status(state: BackgammonState) -> str:
     outcome = state.outcome()
     if outcome is not None:
-        return f"{state.players[outcome.winners[0]]} wins {outcome.points}"
+        unit = "point" if outcome.points == 1 else "points"
+        return f"{state.players[outcome.winners[0]]} wins {outcome.points} {unit}"
     seat = state.turn
     if state.phase == "answer":
         return f"{state.players[1 - seat]} to take or drop"
