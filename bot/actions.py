@@ -35,8 +35,8 @@ Notes for fronts:
 
 from __future__ import annotations
 
+import os
 import re
-import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -139,7 +139,7 @@ class Actions:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
-        self._seed = seed_source or (lambda: secrets.randbits(63))
+        self._seed = seed_source or (lambda: int.from_bytes(os.urandom(8), "big") >> 1)
         self.challenge_ttl = challenge_ttl
         self._clock = clock
 
