@@ -1,0 +1,447 @@
+"""Druid boards as a 3D monument (an oblique view from the front, like the help file's drawings) with the two
+flat summaries the help describes, owner and height, side by side beneath it.
+
+Every cell is a prism (a square or a flat-topped hexagon) and every stone a stack of unit voxels; a lintel's
+three voxels are drawn without the edges between them, so it reads as one beam, and cells left empty below a
+lintel stay open, so gaps show. Stacks are painted from the farthest cell to the nearest, each bottom up.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, PLAYER_COLOURS, font, to_png
+from rules.druid import SIDE_NAMES, SQUARE, Board, DruidState
+
+#: the receding axis of the oblique view: one plane unit back moves DX right and DY up (in cell widths)
+DX, DY = 0.42, 0.58
+#: a stone's height in cell widths
+RISE = 0.62
+GROUND = (92, 98, 84)
+GROUND_LINE = (66, 70, 60)
+MARGIN = 34
+
+Colour = tuple[int, int, int]
+Point = tuple[float, float]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Plane layout of a board (cached per board)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Cell centres in plane units (neighbours one unit apart, Y up), the cell polygon, and for each cell and
+    polygon edge the neighbour across it (-1 at the rim) and the edge's outward normal."""
+
+    centres: tuple[Point, ...]
+    polygon: tuple[Point, ...]
+    normals: tuple[Point, ...]
+    across: tuple[tuple[int, ...], ...]
+    order: tuple[int, ...]
+    side_normals: dict[str, Point]
+
+
+@lru_cache(maxsize=32)
+def layout(board: Board) -> Layout:
+    if board.kind == SQUARE:
+        centres = tuple((float(c), float(r - 1)) for c, r in zip(board.col, board.row, strict=True))
+        polygon: tuple[Point, ...] = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
+    else:
+        centres = tuple((c * math.sqrt(3) / 2, y2 / 2) for c, y2 in zip(board.col, board.y2, strict=True))
+        radius = 1 / math.sqrt(3)
+        polygon = tuple((radius * math.cos(k * math.pi / 3), radius * math.sin(k * math.pi / 3)) for k in range(6))
+    normals = tuple(_normal(polygon[k], polygon[(k + 1) % len(polygon)]) for k in range(len(polygon)))
+    across = tuple(_across(board, centres, cell, normals) for cell in range(board.ncells))
+    order = tuple(sorted(range(board.ncells), key=lambda i: (centres[i][0] * DX - centres[i][1], centres[i][0])))
+    mid_x = sum(x for x, _ in centres) / len(centres)
+    mid_y = sum(y for _, y in centres) / len(centres)
+    side_normals = {}
+    for side, mask in board.sides.items():
+        cells = [i for i in range(board.ncells) if mask >> i & 1]
+        sx = sum(centres[i][0] - mid_x for i in cells)
+        sy = sum(centres[i][1] - mid_y for i in cells)
+        length = math.hypot(sx, sy) or 1.0
+        side_normals[side] = (sx / length, sy / length)
+    return Layout(centres, polygon, normals, across, order, side_normals)
+
+
+def _normal(a: Point, b: Point) -> Point:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    return dy / length, -dx / length
+
+
+def _across(board: Board, centres: tuple[Point, ...], cell: int, normals: tuple[Point, ...]) -> tuple[int, ...]:
+    out = []
+    cx, cy = centres[cell]
+    for nx, ny in normals:
+        match = -1
+        for other in board.neighbours[cell]:
+            ox, oy = centres[other]
+            if abs((ox - cx) * nx + (oy - cy) * ny - 1.0) < 1e-6:
+                match = other
+        out.append(match)
+    return tuple(out)
+
+
+def _visible(normal: Point) -> bool:
+    """A side face is seen when it turns towards the viewer, who looks back along (-DX, 1) from the front."""
+    return normal[0] * DX - normal[1] > 1e-9
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Colours
+
+
+def _shade(colour: Colour, factor: float) -> Colour:
+    return (int(colour[0] * factor), int(colour[1] * factor), int(colour[2] * factor))
+
+
+def _face_light(normal: Point) -> float:
+    """Front faces a little darker than tops, faces turned right darker still."""
+    return 0.82 - 0.22 * max(0.0, normal[0])
+
+
+def seat_colours(seat: int) -> tuple[Colour, Colour]:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The 3D view
+
+
+class View:
+    """Projection of plane points and levels onto the picture: x = S (X + DX Y), y = -S DY Y - S RISE z."""
+
+    def __init__(self, state: DruidState, scale: float) -> None:
+        self.state = state
+        self.board = state.board
+        self.lay = layout(state.board)
+        self.s = scale
+        xs = [x + DX * y for x, y in self.lay.centres]
+        ys = [DY * y for _, y in self.lay.centres]
+        pad = 1.2
+        self.left = min(xs) - pad
+        self.top = max(max(ys) + pad, *(y + RISE * h + 1.0 for y, h in zip(ys, state.height, strict=True)))
+        self.width = int((max(xs) + pad + DX - self.left) * scale)
+        self.height = int((self.top - min(ys) + pad) * scale)
+
+        self.origin: Point = (0.0, 0.0)
+
+    def point(self, x: float, y: float, z: float) -> Point:
+        return (
+            self.origin[0] + (x + DX * y - self.left) * self.s,
+            self.origin[1] + (self.top - DY * y - RISE * z) * self.s,
+        )
+
+    def corners(self, cell: int, z: float) -> list[Point]:
+        cx, cy = self.lay.centres[cell]
+        return [self.point(cx + px, cy + py, z) for px, py in self.lay.polygon]
+
+
+def _draw_3d(image: Image.Image, view: View) -> None:
+    draw = ImageDraw.Draw(image)
+    state = view.state
+    for cell in range(view.board.ncells):
+        draw.polygon(view.corners(cell, 0), fill=GROUND, outline=GROUND_LINE)
+    _draw_rim(draw, state, lambda x, y: view.point(x, y, 0), view.s)
+    _draw_labels(draw, view, back=True)
+    last = state.last.get("stone")
+    levels = [{state.stones[k].level: k for k in stack} for stack in state.stacks]
+    width = max(1, round(view.s / 22))
+    for cell in view.lay.order:
+        for number in state.stacks[cell]:
+            _draw_voxel(draw, view, levels, cell, number, number == last, width)
+        if cell in state.druids:
+            _draw_druid(draw, view, cell, state.druids.index(cell))
+    _draw_labels(draw, view, back=False)
+
+
+def _draw_voxel(
+    draw: ImageDraw.ImageDraw,
+    view: View,
+    levels: list[dict[int, int]],
+    cell: int,
+    number: int,
+    is_last: bool,
+    width: int,
+) -> None:
+    """One unit of a stone at ``cell``: its visible side faces and its top, outlined where the stone ends."""
+    state = view.state
+    stone = state.stones[number]
+    level = stone.level
+    fill, edge = seat_colours(stone.owner)
+    if is_last:
+        edge = HIGHLIGHT
+    lay = view.lay
+    n = len(lay.polygon)
+    inside = [lay.across[cell][k] >= 0 and levels[lay.across[cell][k]].get(level) == number for k in range(n)]
+    low, high = view.corners(cell, level - 1), view.corners(cell, level)
+    seen = [_visible(lay.normals[k]) and not inside[k] for k in range(n)]
+    for k in range(n):
+        if seen[k]:
+            j = (k + 1) % n
+            quad = [low[k], low[j], high[j], high[k]]
+            draw.polygon(quad, fill=_shade(fill, _face_light(lay.normals[k])))
+            draw.line([quad[0], quad[1]], fill=edge, width=width)
+    for k in range(n):
+        before = (k - 1) % n
+        if (seen[k] and not inside[before]) or (seen[before] and not inside[k]):
+            draw.line([low[k], high[k]], fill=edge, width=width)
+    if levels[cell].get(level + 1) is None:
+        top = high
+        draw.polygon(top, fill=fill)
+        for k in range(n):
+            if not inside[k]:
+                draw.line([top[k], top[(k + 1) % n]], fill=edge, width=width)
+        if stone.kind == "s" and state.options.get("nostack"):
+            _mark_sarsen(draw, top, edge)
+
+
+def _mark_sarsen(draw: ImageDraw.ImageDraw, top: list[Point], colour: Colour) -> None:
+    """-nostack: sarsen tops carry a small diamond, since nothing may be stacked on them."""
+    cx = sum(x for x, _ in top) / len(top)
+    cy = sum(y for _, y in top) / len(top)
+    r = (max(x for x, _ in top) - min(x for x, _ in top)) / 6
+    draw.polygon([(cx - r, cy), (cx, cy - r * 0.6), (cx + r, cy), (cx, cy + r * 0.6)], outline=colour)
+
+
+def _draw_druid(draw: ImageDraw.ImageDraw, view: View, cell: int, seat: int) -> None:
+    """A robed figure standing on the druid's cell, in its owner's colour with a bright rim."""
+    cx, cy = view.lay.centres[cell]
+    foot_x, foot_y = view.point(cx, cy, view.state.height[cell])
+    s = max(view.s, 24.0)
+    fill, edge = seat_colours(seat)
+    rim = max(2, round(s / 14))
+    body = [(foot_x - 0.3 * s, foot_y), (foot_x + 0.3 * s, foot_y), (foot_x, foot_y - 0.85 * s)]
+    draw.polygon(body, fill=fill, outline=HIGHLIGHT, width=rim)
+    r = 0.18 * s
+    head = (foot_x, foot_y - 0.92 * s)
+    draw.ellipse([head[0] - r, head[1] - r, head[0] + r, head[1] + r], fill=edge, outline=HIGHLIGHT, width=rim)
+
+
+def _side_colours(state: DruidState) -> dict[str, tuple[Colour, bool]]:
+    """Colour of each board side and whether it is a druid's target: players' own sides where sides belong to
+    players; the two alternating triples of two-player hex in two greys; Y's three sides in one."""
+    out: dict[str, tuple[Colour, bool]] = {}
+    kind = state.board.kind
+    if kind == SQUARE or len(state.players) == 3:
+        for seat, goals in enumerate(state.goals):
+            for side in goals[0]:
+                out[side] = (seat_colours(seat)[0], state.targets[seat] == side)
+    elif kind == "hex":
+        for side in ("NW", "E", "SW"):
+            out[side] = ((200, 200, 200), False)
+        for side in ("NE", "SE", "W"):
+            out[side] = ((120, 120, 120), False)
+    else:
+        out = {side: ((200, 200, 200), False) for side in state.board.sides}
+    return out
+
+
+def _rim(state: DruidState) -> list[tuple[Point, Point, Point, Colour, bool]]:
+    """Goal-side rim segments in plane units: (end, end, outward normal, colour, is a druid's target)."""
+    board = state.board
+    lay = layout(board)
+    out = []
+    for side, (colour, target) in _side_colours(state).items():
+        nx, ny = lay.side_normals[side]
+        for cell in range(board.ncells):
+            if not board.sides[side] >> cell & 1:
+                continue
+            cx, cy = lay.centres[cell]
+            for k, (ex, ey) in enumerate(lay.normals):
+                if lay.across[cell][k] < 0 and ex * nx + ey * ny >= 0.45:
+                    a, b = lay.polygon[k], lay.polygon[(k + 1) % len(lay.polygon)]
+                    out.append(((cx + a[0], cy + a[1]), (cx + b[0], cy + b[1]), (ex, ey), colour, target))
+    return out
+
+
+def _draw_rim(
+    draw: ImageDraw.ImageDraw, state: DruidState, to_screen: Callable[[float, float], Point], unit: float
+) -> None:
+    """Goal sides as thick strips just outside the board; a druid's target side also carries stars.
+    ``to_screen`` maps plane points to the picture and ``unit`` is a cell's width there."""
+    width = max(3, round(unit / 7))
+    star = font(max(12, round(unit / 2)))
+    for (ax, ay), (bx, by), (ex, ey), colour, target in _rim(state):
+        push = 0.18
+        draw.line(
+            [to_screen(ax + ex * push, ay + ey * push), to_screen(bx + ex * push, by + ey * push)],
+            fill=colour,
+            width=width,
+        )
+        if target:
+            mid = to_screen((ax + bx) / 2 + ex * 0.36, (ay + by) / 2 + ey * 0.36)
+            draw.text(mid, "*", font=star, fill=HIGHLIGHT, anchor="mm")
+
+
+def _draw_labels(draw: ImageDraw.ImageDraw, view: View, back: bool) -> None:
+    """Coordinates around the board: letters and numbers on the square board, the names of each column's end
+    cells on hex and Y boards. The far labels go down before the stones (which may hide them: they repeat the
+    near ones), the near ones on top."""
+    board, lay = view.board, view.lay
+    size = max(11, min(18, round(view.s * 0.42)))
+    style = {"font": font(size), "fill": FOREGROUND, "anchor": "mm", "stroke_width": 2, "stroke_fill": BACKGROUND}
+    if board.kind == SQUARE:
+        n = board.size
+        for i in range(n):
+            letter, number = chr(65 + i), str(i + 1)
+            spots = [(i, n - 0.05, letter)] if back else [(i, -0.95, letter), (-0.95, i, number), (n - 0.05, i, number)]
+            for x, y, text in spots:
+                draw.text(view.point(x, y, 0), text, **style)
+        return
+    for column in range(board.ncols):
+        cells = [i for i in range(board.ncells) if board.col[i] == column]
+        bottom = min(cells, key=lambda i: board.row[i])
+        top = max(cells, key=lambda i: board.row[i])
+        for cell, dy in [(top, 0.9)] if back else [(bottom, -0.9)]:
+            cx, cy = lay.centres[cell]
+            text = board.names[cell].upper()
+            if view.s < 30:
+                text = str(board.row[cell]) if back else text[0]
+            draw.text(view.point(cx, cy + dy, 0), text, **style)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Flat summaries
+
+
+def _summary_size(board: Board, cell_px: float) -> tuple[int, int]:
+    lay = layout(board)
+    xs = [x for x, _ in lay.centres]
+    ys = [y for _, y in lay.centres]
+    return int((max(xs) - min(xs) + 2.6) * cell_px), int((max(ys) - min(ys) + 2.6) * cell_px)
+
+
+def _draw_summary(
+    draw: ImageDraw.ImageDraw, state: DruidState, origin: tuple[int, int], cell_px: float, heights: bool
+) -> None:
+    """One flat map: each cell tinted by its top owner, showing the owner letter or the height."""
+    board = state.board
+    lay = layout(board)
+    min_x = min(x for x, _ in lay.centres)
+    max_y = max(y for _, y in lay.centres)
+    ox, oy = origin
+    text_px = max(9, round(cell_px * 0.6))
+    last = state.last.get("stone")
+    last_cells = set(state.stones[last].cells) if last is not None else set()
+    for cell in range(board.ncells):
+        cx = ox + (lay.centres[cell][0] - min_x + 1.3) * cell_px
+        cy = oy + (max_y - lay.centres[cell][1] + 1.3) * cell_px
+        polygon = [(cx + px * cell_px * 0.97, cy - py * cell_px * 0.97) for px, py in lay.polygon]
+        owner = state.top[cell]
+        if owner >= 0:
+            fill = seat_colours(owner)[0]
+            ink = (20, 20, 20) if sum(fill) > 450 else (250, 250, 250)
+        else:
+            fill, ink = GROUND, MUTED
+        draw.polygon(polygon, fill=fill, outline=HIGHLIGHT if cell in last_cells else GROUND_LINE)
+        text = state.height_glyph(cell) if heights else state.owner_glyph(cell)
+        if cell in state.druids:
+            r = cell_px * 0.42
+            draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=HIGHLIGHT, width=max(2, round(cell_px / 9)))
+        if text != ".":
+            draw.text((cx, cy), text, font=font(text_px), fill=ink, anchor="mm")
+    _draw_rim(
+        draw,
+        state,
+        lambda x, y: (ox + (x - min_x + 1.3) * cell_px, oy + (max_y - y + 1.3) * cell_px),
+        cell_px * 0.8,
+    )
+    _summary_labels(draw, board, lay, (ox, oy), cell_px, min_x, max_y)
+
+
+def _summary_labels(
+    draw: ImageDraw.ImageDraw,
+    board: Board,
+    lay: Layout,
+    origin: tuple[int, int],
+    cell_px: float,
+    min_x: float,
+    max_y: float,
+) -> None:
+    ox, oy = origin
+    style = {"font": font(max(9, round(cell_px * 0.5))), "fill": MUTED, "anchor": "mm"}
+
+    def at(x: float, y: float) -> Point:
+        return ox + (x - min_x + 1.3) * cell_px, oy + (max_y - y + 1.3) * cell_px
+
+    if board.kind == SQUARE:
+        n = board.size
+        for i in range(n):
+            for x, y, text in ((i, -1, chr(65 + i)), (i, n, chr(65 + i)), (-1, i, str(i + 1)), (n, i, str(i + 1))):
+                draw.text(at(x, y), text, **style)
+        return
+    for column in range(board.ncols):
+        cells = [i for i in range(board.ncells) if board.col[i] == column]
+        bottom = min(cells, key=lambda i: board.row[i])
+        top = max(cells, key=lambda i: board.row[i])
+        draw.text(at(lay.centres[bottom][0], lay.centres[bottom][1] - 0.95), chr(65 + column), **style)
+        draw.text(at(lay.centres[top][0], lay.centres[top][1] + 0.95), str(board.row[top]), **style)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Page
+
+
+def _header(state: DruidState) -> list[tuple[str, Colour]]:
+    """One line per seat: colour letter, player, goal; the player to move marked; then the result if over."""
+    lines = []
+    for seat, player in enumerate(state.players):
+        goal = " and ".join(SIDE_NAMES[side] for side in state.goals[seat][0])
+        if state.board.kind == "y":
+            goal = "all three sides"
+        elif len(state.goals[seat]) > 1:
+            goal = "three alternating sides (NW E SW or NE SE W)"
+        if state.walk:
+            target = state.targets[seat]
+            goal = f"druid to the {SIDE_NAMES[target]}" if target else "walk: druid not on the board yet"
+        mark = "  <- to move" if state.to_move == seat else ""
+        if seat in state.resigned:
+            mark = "  (resigned)"
+        lines.append((f"{state.colours[seat]}  {player}: {goal}{mark}", seat_colours(seat)[0]))
+    outcome = state.outcome()
+    if outcome is not None:
+        lines.append((f"Game over: {outcome.reason}", HIGHLIGHT))
+    return lines
+
+
+def render_png(state: DruidState) -> bytes:
+    return to_png(render_scene(state)[0])
+
+
+def render_scene(state: DruidState) -> tuple[Image.Image, View]:
+    """The picture and the 3D view's projection (tests use it to find where a cell was drawn)."""
+    board = state.board
+    lay = layout(board)
+    extent = max(x + DX * y for x, y in lay.centres) - min(x + DX * y for x, y in lay.centres) + 2.8
+    view = View(state, max(18.0, min(44.0, 540 / extent)))
+    span = max(x for x, _ in lay.centres) - min(x for x, _ in lay.centres) + 2.6
+    cell_px = max(13.0, min(24.0, 250 / span))
+    sum_w, sum_h = _summary_size(board, cell_px)
+    header = _header(state)
+    line_px = 22
+    head_h = line_px * len(header) + 12
+    caption = 22
+    width = max(view.width, 2 * sum_w + 24) + 2 * MARGIN // 2
+    height = head_h + view.height + caption + sum_h + MARGIN
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for k, (text, colour) in enumerate(header):
+        draw.text((MARGIN // 2, 8 + k * line_px), text, font=font(17), fill=colour)
+    view.origin = ((width - view.width) // 2, head_h)
+    _draw_3d(image, view)
+    top = head_h + view.height
+    left = (width - 2 * sum_w - 24) // 2
+    for k, (title, heights) in enumerate((("Owner", False), ("Height", True))):
+        x = left + k * (sum_w + 24)
+        draw.text((x + sum_w // 2, top + caption // 2), title, font=font(15), fill=MUTED, anchor="mm")
+        _draw_summary(draw, state, (x, top + caption), cell_px, heights)
+    return image, view

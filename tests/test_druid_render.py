@@ -1,0 +1,88 @@
+"""Druid board pictures: every board shape renders at its default and maximum size as a small opaque PNG, gaps
+under lintels stay open, the last stone and the druids are marked."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bench.druid import random_move
+from render.common import HIGHLIGHT, PLAYER_COLOURS
+from render.druid import GROUND, render_png, render_scene
+from rules.druid import GAME, DruidState, Pass
+from rules.rng import Rng
+
+
+def game(words: tuple[str, ...], players: int = 2, stones: int = 0, seed: int = 1) -> DruidState:
+    """A game with about ``stones`` random placements made (no passes, so it stays open unless someone wins)."""
+    state = GAME.new(GAME.parse_options(words, players), [f"p{i}" for i in range(players)], seed)
+    assert isinstance(state, DruidState)
+    rng = Rng(seed)
+    while not state.is_over and state.ply < stones:
+        move = random_move(state, rng)
+        if not isinstance(move, Pass):
+            state.push(move)
+    return state
+
+
+def play(state: DruidState, *moves: str) -> DruidState:
+    for text in moves:
+        state.push(state.parse_move(text))
+    return state
+
+
+@pytest.mark.parametrize(
+    ("words", "players", "stones"),
+    [
+        ((), 2, 0),
+        ((), 2, 140),
+        (("-size=26",), 2, 250),
+        (("-hex",), 2, 60),
+        (("-hex",), 3, 60),
+        (("-hex", "-size=13"), 3, 200),
+        (("-y",), 2, 30),
+        (("-y", "-size=26"), 2, 250),
+        (("-walk",), 2, 90),
+        (("-hex", "-walk"), 3, 90),
+        (("-nostack",), 2, 80),
+    ],
+)
+def test_renders_small_opaque_png(words: tuple[str, ...], players: int, stones: int) -> None:
+    png = render_png(game(words, players, stones))
+    assert png.startswith(b"\x89PNG") and len(png) <= 400 * 1024
+    image = Image.open(io.BytesIO(png))
+    assert "transparency" not in image.info and image.mode in ("P", "RGB")
+    assert 300 <= image.width <= 1400 and 300 <= image.height <= 1400
+
+
+def colour_at(state: DruidState, cell: str, z: float) -> tuple[int, int, int]:
+    """The pixel where the middle of ``cell``'s front face at height ``z`` is projected."""
+    image, view = render_scene(state)
+    x, y = view.lay.centres[state.board.index[cell]]
+    return image.getpixel(tuple(round(v) for v in view.point(x, y - 0.5, z)))
+
+
+def test_gap_under_a_lintel_stays_open() -> None:
+    with_gap = play(game(("-size=6",)), "c3", "pass", "e3", "pass", "c3-e3")
+    assert colour_at(with_gap, "d3", 0.5) == GROUND or sum(colour_at(with_gap, "d3", 0.5)) < 300
+    filled = play(game(("-size=6",)), "c3", "d3", "e3", "pass", "c3-e3")
+    red = PLAYER_COLOURS[1][0]
+    pixel = colour_at(filled, "d3", 0.5)
+    assert pixel[0] > pixel[1] + 40 and pixel[0] > 100 and pixel != red, "the H sarsen under the beam is shaded red"
+    assert colour_at(filled, "d3", 1.5) != pixel, "the V lintel above it is a different colour"
+
+
+def highlight_pixels(state: DruidState) -> int:
+    image, _ = render_scene(state)
+    return sum(n for n, colour in image.getcolors(1 << 20) if colour == HIGHLIGHT)
+
+
+def test_last_stone_and_druids_are_highlighted() -> None:
+    fresh = game(())
+    assert highlight_pixels(fresh) == 0
+    assert highlight_pixels(play(fresh, "e5")) > 0
+    walk = play(game(("-walk", "-size=5")), "c1", "a3")
+    before = highlight_pixels(walk)
+    assert before > highlight_pixels(play(game(("-walk", "-size=5")), "c2", "b3"))
