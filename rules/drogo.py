@@ -126,9 +126,19 @@ def _zobrist_keys() -> tuple[int, ...]:
 _KEYS = _zobrist_keys()
 
 
+@cache
+def _size_keys(n: int) -> tuple[int, ...]:
+    """The keys of an n x n board, indexed ``(seat * n + level) * n * n + cell``."""
+    return tuple(
+        _KEYS[((seat * MAX_SIZE + level) * MAX_SIZE + cell // n) * MAX_SIZE + cell % n]
+        for seat in range(len(COLOURS))
+        for level in range(n)
+        for cell in range(n * n)
+    )
+
+
 def _key(seat: int, level: int, cell: int, n: int) -> int:
-    row, col = divmod(cell, n)
-    return _KEYS[((seat * MAX_SIZE + level) * MAX_SIZE + row) * MAX_SIZE + col]
+    return _size_keys(n)[(seat * n + level) * n * n + cell]
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -170,7 +180,7 @@ class DrogoState(GameState):
         self.passes = 0
         self.last: dict[str, Any] | None = None
         self._rebuild()
-        self.seen: set[int] = {self.hash} if self.superko else set()
+        self._remember_start()
 
     @classmethod
     def from_rows(
@@ -190,10 +200,22 @@ class DrogoState(GameState):
         state.turn = turn
         state.placements = placements
         state._rebuild()
-        state.seen = {state.hash} if state.superko else set()
+        state._remember_start()
         return state
 
     # ---- derived data ------------------------------------------------------------------------------------
+
+    def _remember_start(self) -> None:
+        """Superko memory: ``seen`` answers membership, ``history`` keeps the hashes in the order they occurred
+        (as hex) so that saving a long game does not sort or reformat thousands of numbers every move."""
+        self.seen: set[int] = set()
+        self.history: list[str] = []
+        if self.superko:
+            self._remember(self.hash)
+
+    def _remember(self, value: int) -> None:
+        self.seen.add(value)
+        self.history.append(f"{value:016x}")
 
     @property
     def superko(self) -> bool:
@@ -468,22 +490,49 @@ class DrogoState(GameState):
         """Place the pieces, then remove (or with ``-in_place`` recolour) the captured stacks; returns the
         captured stacks as they were."""
         n = self.size
-        for cell, _ in pieces:
-            self.stacks[cell].append(seat)
+        for cell, level in pieces:
+            self._set_top(cell, level, seat)
         taken = [(cell, list(self.stacks[cell])) for cell in _bits(verdict.captured)]
         for cell, stack in taken:
-            self.stacks[cell] = [seat] * len(stack) if self.options.get("in_place") else []
-        self._rebuild()
+            self._clear(cell)
+            if self.options.get("in_place"):
+                for level in range(len(stack)):
+                    self._set_top(cell, level, seat)
+        self._groups = {}
         if self.hash != verdict.new_hash:
             raise AssertionError("Drogo position hash out of step with the board")
         if self.superko:
-            self.seen.add(self.hash)
+            self._remember(self.hash)
         self.last = {
             "seat": seat,
             "placed": [[cell % n, cell // n, level] for cell, level in pieces],
             "captured": [[cell % n, cell // n, "".join(COLOURS[s] for s in stack)] for cell, stack in taken],
         }
         return taken
+
+    def _set_top(self, cell: int, level: int, seat: int) -> None:
+        """Put ``seat``'s piece on top of ``cell`` (at ``level``), keeping bitboards and hashes in step."""
+        bit = 1 << cell
+        stack = self.stacks[cell]
+        if stack:
+            self.own[stack[-1]] &= ~bit
+        stack.append(seat)
+        self.own[seat] |= bit
+        self.levels[level] |= bit
+        key = _key(seat, level, cell, self.size)
+        self.cell_hash[cell] ^= key
+        self.hash ^= key
+
+    def _clear(self, cell: int) -> None:
+        """Lift a whole stack off ``cell``."""
+        bit = 1 << cell
+        stack = self.stacks[cell]
+        self.own[stack[-1]] &= ~bit
+        for level in range(len(stack)):
+            self.levels[level] &= ~bit
+        self.hash ^= self.cell_hash[cell]
+        self.cell_hash[cell] = 0
+        self.stacks[cell] = []
 
     def _capture_events(self, seat: int, taken: list[tuple[int, list[int]]]) -> list[Event]:
         by_victim: dict[int, list[tuple[int, list[int]]]] = {}
@@ -577,7 +626,7 @@ class DrogoState(GameState):
             "turn": self.turn,
             "placements": self.placements,
             "passes": self.passes,
-            "seen": sorted(f"{value:016x}" for value in self.seen),
+            "seen": list(self.history),
             "last": self.last,
         }
 
@@ -607,7 +656,10 @@ class DrogoState(GameState):
             raise StateFormatError("negative move counters")
         self.last = self._load_last(data["last"])
         self._rebuild()
-        self.seen = {int(value, 16) for value in data["seen"]}
+        self.history = [str(value) for value in data["seen"]]
+        self.seen = {int(value, 16) for value in self.history}
+        if len(self.seen) != len(self.history):
+            raise StateFormatError("the positions seen must be distinct")
         if self.superko and self.hash not in self.seen:
             raise StateFormatError("the current position is missing from the positions seen")
 
@@ -627,6 +679,21 @@ class DrogoState(GameState):
         if not 0 <= seat < len(self.players):
             raise StateFormatError(f"last move by unknown seat {seat}")
         return {"seat": seat, "placed": placed, "captured": captured}
+
+
+def random_move(state: DrogoState, rng: Rng) -> Place | Pass:
+    """A uniformly random legal move of the player to move (a pass when there is none), for self-play and
+    playouts. Candidates are drawn in a random order and judged one by one until one is legal, which costs a
+    few judgements instead of a full enumeration."""
+    candidates = list(state._candidates())
+    seat = state.turn
+    for end in range(len(candidates), 0, -1):
+        pick = rng.below(end)
+        cells = candidates[pick]
+        candidates[pick] = candidates[end - 1]
+        if state._judge(seat, cells).reason is None:
+            return state._place(cells)
+    return Pass()
 
 
 # --------------------------------------------------------------------------------------------------------------
