@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.backgammon.movegen import BAR, HIT_SHIFT, OFF, Step, generate, pack, unpack
+from rules.backgammon.movegen import BAR, HIT_SHIFT, OFF, Step, decode, generate, pack, unpack
 from rules.backgammon.notation import Board, Reading, apply_step, interpret, step_problem, tokenize
 from rules.base import (
     AmbiguousMoveError,
@@ -221,7 +221,7 @@ class BackgammonState(GameState):
             if self.phase == MOVE and self._outcome is None:
                 colour = self.colour[self.turn]
                 found = generate(list(self.points[colour]), self.points[1 - colour], *self.dice)
-                self._plays = {key: Play(colour, steps) for key, steps in found.items()}
+                self._plays = {key: Play(colour, decode(codes)) for key, codes in found.items()}
         return self._plays
 
     def _moves(self) -> Iterator[Any]:

@@ -73,8 +73,14 @@ def _targets(opp: list[int] | tuple[int, ...]) -> tuple[tuple[bool, ...], tuple[
     return tuple(blocked), tuple(blot)
 
 
-def generate(me: list[int], opp: list[int] | tuple[int, ...], d1: int, d2: int) -> dict[int, tuple[Step, ...]]:
-    """Every distinct result of a maximal play of dice ``d1``, ``d2``: position key -> one play reaching it.
+def decode(codes: tuple[int, ...]) -> tuple[Step, ...]:
+    """Steps from the generator's compact codes (``src | dest << 5 | hit << 10``)."""
+    return tuple(Step(code & 31, (code >> 5) & 31, bool(code >> 10)) for code in codes)
+
+
+def generate(me: list[int], opp: list[int] | tuple[int, ...], d1: int, d2: int) -> dict[int, tuple[int, ...]]:
+    """Every distinct result of a maximal play of dice ``d1``, ``d2``: position key -> one play reaching it, as
+    step codes (see :func:`decode`; plain ints because building objects per node would dominate the cost).
 
     ``me`` is used as scratch space and restored before returning. An empty dict means the roll cannot be played.
     """
@@ -84,14 +90,16 @@ def generate(me: list[int], opp: list[int] | tuple[int, ...], d1: int, d2: int) 
     return _non_doubles(me, blocked, blot, max(d1, d2), min(d1, d2))
 
 
-def _sources(me: list[int], blocked: tuple[bool, ...], die: int) -> list[tuple[int, int]]:
-    """Legal single steps ``(from, to)`` with ``die`` on the current board (to <= 0 means borne off)."""
+def _sources(
+    me: list[int], blocked: tuple[bool, ...], die: int, high: int, occupied: list[int]
+) -> list[tuple[int, int]]:
+    """Legal single steps ``(from, to)`` with ``die`` (to <= 0 means borne off). ``high`` is the farthest checker
+    and ``occupied`` lists every pip that may hold a checker (a superset is fine), so empty points are skipped."""
     if me[BAR]:
         dest = BAR - die
         return [] if blocked[dest] else [(BAR, dest)]
-    high = _highest(me)
     out = []
-    for src in range(high, 0, -1):
+    for src in occupied:
         if me[src]:
             dest = src - die
             if dest > 0:
@@ -104,27 +112,37 @@ def _sources(me: list[int], blocked: tuple[bool, ...], die: int) -> list[tuple[i
 
 def _non_doubles(
     me: list[int], blocked: tuple[bool, ...], blot: tuple[bool, ...], big: int, small: int
-) -> dict[int, tuple[Step, ...]]:
+) -> dict[int, tuple[int, ...]]:
     """Both orders of the two dice; singles are kept only if no full play exists, the larger die first."""
     base = pack(me)
-    full: dict[int, tuple[Step, ...]] = {}
-    singles: dict[int, dict[int, tuple[Step, ...]]] = {big: {}, small: {}}
+    high = _highest(me)
+    occupied = [pip for pip in range(24, 0, -1) if me[pip]]
+    full: dict[int, tuple[int, ...]] = {}
+    singles: dict[int, dict[int, tuple[int, ...]]] = {big: {}, small: {}}
     for first, second in ((big, small), (small, big)):
-        for src, dest in _sources(me, blocked, first):
-            hit1 = dest > 0 and blot[dest]
-            key1 = base + _DELTA[src][dest + 6] + ((1 << (HIT_SHIFT + dest)) if hit1 else 0)
+        for src, dest in _sources(me, blocked, first, high, occupied):
             land = dest if dest > 0 else 0
+            hit1 = land > 0 and blot[land]
+            key1 = base + _DELTA[src][dest + 6]
+            code1 = src | land << 5
+            if hit1:
+                key1 += 1 << (HIT_SHIFT + land)
+                code1 |= 1024
             me[src] -= 1
             me[land] += 1
-            step1 = Step(src, land, hit1)
-            seconds = _sources(me, blocked, second)
+            after = _highest(me) if src == high and not me[src] else high
+            seconds = _sources(me, blocked, second, after, [*occupied, land] if land else occupied)
             for src2, dest2 in seconds:
-                hit2 = dest2 > 0 and blot[dest2] and not (hit1 and dest2 == dest)
-                key = key1 + _DELTA[src2][dest2 + 6] + ((1 << (HIT_SHIFT + dest2)) if hit2 else 0)
+                land2 = dest2 if dest2 > 0 else 0
+                key = key1 + _DELTA[src2][dest2 + 6]
+                code2 = src2 | land2 << 5
+                if land2 and blot[land2] and not (hit1 and land2 == land):
+                    key += 1 << (HIT_SHIFT + land2)
+                    code2 |= 1024
                 if key not in full:
-                    full[key] = (step1, Step(src2, max(dest2, 0), hit2))
+                    full[key] = (code1, code2)
             if not seconds and not full:
-                singles[first].setdefault(key1, (step1,))
+                singles[first].setdefault(key1, (code1,))
             me[land] -= 1
             me[src] += 1
     if full:
@@ -132,33 +150,56 @@ def _non_doubles(
     return singles[big] or singles[small]
 
 
-def _doubles(me: list[int], blocked: tuple[bool, ...], blot: tuple[bool, ...], die: int) -> dict[int, tuple[Step, ...]]:
-    """Up to four steps of ``die`` as multisets in non-increasing source order (see the module docstring)."""
-    results: dict[int, tuple[Step, ...]] = {}
-    best = [0]
-    delta = [_DELTA[src][src - die + 6] for src in range(26)]
+def _doubles(me: list[int], blocked: tuple[bool, ...], blot: tuple[bool, ...], die: int) -> dict[int, tuple[int, ...]]:
+    """Up to four steps of ``die`` as multisets in non-increasing source order (see the module docstring).
 
-    def walk(start: int, depth: int, key: int, hits: int, steps: tuple[Step, ...]) -> None:
+    Sources are visited through ``pips``: every pip a checker can stand on during the play (the occupied ones
+    and up to three die lengths below them), sorted from the farthest; a node passes on its index, not a pip."""
+    results: dict[int, tuple[int, ...]] = {}
+    best = [0]
+    reachable = set()
+    for pip in range(BAR, 0, -1):
+        if me[pip]:
+            reachable.update(p for p in range(pip, pip - 4 * die, -die) if p > 0)
+    pips = sorted(reachable, reverse=True)
+    count = len(pips)
+    dests = [pip - die for pip in pips]
+    deltas = [_DELTA[pip][pip - die + 6] for pip in pips]
+    steps: list[int] = []
+
+    def walk(start: int, depth: int, key: int, hits: int, high: int) -> None:
         moved = False
         if depth < 4:
-            high = _highest(me)
-            for src in range(min(start, BAR if me[BAR] else high), 0, -1):
+            bar = me[BAR]
+            for index in range(start, count):
+                src = pips[index]
                 if not me[src]:
                     continue
-                if me[BAR] and src != BAR:
+                if bar and src != BAR:
                     break
-                dest = src - die
+                dest = dests[index]
                 if dest > 0:
                     if blocked[dest]:
                         continue
+                    land = dest
                 elif high > 6 or (dest < 0 and src != high):
                     continue
-                land = dest if dest > 0 else 0
-                hit = dest > 0 and blot[dest] and not (hits >> dest) & 1
+                else:
+                    land = 0
                 me[src] -= 1
                 me[land] += 1
-                new_hits = hits | (1 << dest) if hit else hits
-                walk(src, depth + 1, key + delta[src], new_hits, (*steps, Step(src, land, hit)))
+                after = high
+                if src == high and not me[src]:
+                    after = src - 1
+                    while after > 0 and not me[after]:
+                        after -= 1
+                if land and blot[land] and not (hits >> land) & 1:
+                    steps.append(src | land << 5 | 1024)
+                    walk(index, depth + 1, key + deltas[index], hits | (1 << land), after)
+                else:
+                    steps.append(src | land << 5)
+                    walk(index, depth + 1, key + deltas[index], hits, after)
+                steps.pop()
                 me[land] -= 1
                 me[src] += 1
                 moved = True
@@ -168,7 +209,7 @@ def _doubles(me: list[int], blocked: tuple[bool, ...], blot: tuple[bool, ...], d
                 best[0] = depth
             full_key = key | (hits << HIT_SHIFT)
             if full_key not in results:
-                results[full_key] = steps
+                results[full_key] = tuple(steps)
 
-    walk(BAR, 0, pack(me), 0, ())
+    walk(0, 0, pack(me), 0, _highest(me))
     return results if best[0] else {}
