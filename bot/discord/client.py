@@ -1,0 +1,213 @@
+"""The Discord bot: construction without side effects (:func:`create_bot`), the loopback endpoints honoured before
+login, command sync only when the command set changed, a background sweep (expired challenges, boards whose post
+failed, reminders), and the ``pbm run`` / ``pbm sync`` entry points with a clean exit on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import signal
+import time
+from collections.abc import Callable
+
+import discord
+import discord.asset
+import discord.gateway
+import discord.http
+import yarl
+from discord.ext import commands
+
+from bot.actions import Actions, Result
+from bot.config import Config
+from bot.discord.buttons import ChallengeButton, MoveButton
+from bot.discord.cog import GameCommands
+from bot.discord.front import Front, render_board
+from data.store import Store
+
+log = logging.getLogger("pbm.discord")
+#: the longest pause between two sweeps, in seconds
+MAX_SWEEP_INTERVAL = 60.0
+
+
+def apply_endpoints(config: Config) -> None:
+    """Point discord.py at other Discord endpoints (a loopback fake in tests), each only when configured."""
+    if config.api_base:
+        discord.http.Route.BASE = config.api_base
+    if config.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
+    if config.cdn_base:
+        discord.asset.Asset.BASE = config.cdn_base
+
+
+class PbmBot(commands.Bot):
+    """The pbm bot. The store opens in ``setup_hook`` (after login) and closes with the bot."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        seed_source: Callable[[], int] | None = None,
+        force_sync: bool = False,
+        render: Callable[[Result], bytes | None] = render_board,
+    ) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
+        self.config = config
+        self.force_sync = force_sync
+        self.synced: bool | None = None
+        self._seed_source = seed_source
+        self._render = render
+        self._store: Store | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # attributes the cog and buttons use; set in setup_hook
+    actions: Actions
+    front: Front
+    games: GameCommands
+
+    async def login(self, token: str) -> None:
+        apply_endpoints(self.config)
+        await super().login(token)
+
+    async def setup_hook(self) -> None:
+        self._store = await Store.open(self.config.db_path)
+        self.actions = Actions(self._store, seed_source=self._seed_source, challenge_ttl=self.config.challenge_ttl)
+        self.front = Front(self, self.actions, self._render)
+        self.games = GameCommands(self.actions, self.front)
+        await self.add_cog(self.games)
+        self.add_dynamic_items(ChallengeButton, MoveButton)
+        self.synced = await sync_if_changed(self, self._store, force=self.force_sync)
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        await super().close()
+        if self._store is not None:
+            await self._store.close()
+            self._store = None
+
+    # ---- the sweep -----------------------------------------------------------------------------------------
+
+    def sweep_interval(self) -> float:
+        """How often challenges, failed posts and idle games are looked at."""
+        return min(MAX_SWEEP_INTERVAL, self.config.challenge_ttl / 4, self.config.reminder_interval / 4)
+
+    async def _sweep_forever(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("sweep failed; retrying at the next interval")
+            await asyncio.sleep(self.sweep_interval())
+
+    async def sweep(self) -> None:
+        """Close expired challenges, post boards whose post failed, and remind idle players."""
+        for result in await self.actions.expire_challenges():
+            await self._mark_expired(result)
+        await self.front.repost_pending()
+        await self._remind()
+
+    async def _mark_expired(self, result: Result) -> None:
+        assert result.challenge_id is not None
+        row = await self.actions.store.load_challenge(result.challenge_id)
+        if row.channel_id is None or row.message_id is None:
+            return
+        try:
+            channel = self.get_channel(row.channel_id) or await self.fetch_channel(row.channel_id)
+            assert isinstance(channel, discord.abc.Messageable)
+            message = await channel.fetch_message(row.message_id)
+            await message.edit(content=f"{message.content}\n{result.message}"[:2000], view=None)
+        except discord.HTTPException as exc:
+            log.warning("could not mark challenge %s expired: %s", row.id, exc)
+
+    async def _remind(self) -> None:
+        """Ping the player to move in games idle longer than the reminder interval, at most once per interval."""
+        now = time.time()
+        interval = self.config.reminder_interval
+        for row in await self.actions.store.games_by_type(None, "active"):
+            if row.to_move is None or row.thread_id is None or now - row.updated_at < interval:
+                continue
+            last = float(await self.actions.store.get_meta(f"reminded:{row.id}") or 0)
+            if now - last < interval:
+                continue
+            await self.actions.store.set_meta(f"reminded:{row.id}", str(now))
+            await self._send_reminder(row.id, row.to_move)
+
+    async def _send_reminder(self, game_id: int, player: str) -> None:
+        thread = await self.front.game_thread(game_id)
+        users = await self.front.mentions([player])
+        if thread is None or not users:
+            return
+        try:
+            await thread.send(
+                f"<@{users[0].id}>, game {game_id} is waiting for your move.",
+                allowed_mentions=discord.AllowedMentions(users=users, everyone=False, roles=False),
+            )
+        except discord.HTTPException as exc:
+            log.warning("reminder for game %s failed: %s", game_id, exc)
+
+
+def command_digest(bot: commands.Bot, guild: discord.abc.Snowflake | None) -> str:
+    """A hash of the command set as it would be sent to Discord."""
+    payload = [c.to_dict(bot.tree) for c in bot.tree.get_commands(guild=guild)]
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+async def sync_if_changed(bot: PbmBot, store: Store, *, force: bool = False) -> bool:
+    """Push the commands (to ``DISCORD_GUILD_ID`` or globally) when their hash differs from the last push, or
+    when forced; Discord allows 200 command creations a day per guild."""
+    guild = discord.Object(bot.config.guild_id) if bot.config.guild_id else None
+    if guild is not None:
+        bot.tree.copy_global_to(guild=guild)
+    digest = command_digest(bot, guild)
+    key = f"commands:{bot.config.guild_id or 'global'}"
+    if not force and await store.get_meta(key) == digest:
+        log.info("commands unchanged since the last sync; not syncing")
+        return False
+    await bot.tree.sync(guild=guild)
+    await store.set_meta(key, digest)
+    log.info("commands synced %s", f"to guild {bot.config.guild_id}" if guild else "globally")
+    return True
+
+
+def create_bot(config: Config, **options: object) -> PbmBot:
+    """A bot for ``config``; nothing happens until it is started. ``options`` go to :class:`PbmBot`."""
+    return PbmBot(config, **options)  # type: ignore[arg-type]
+
+
+async def _run(config: Config) -> None:
+    bot = create_bot(config)
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError):
+        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+    async with bot:
+        assert config.token is not None
+        await bot.start(config.token)
+
+
+def run_bot(config: Config) -> int:
+    """``pbm run``: serve until stopped (SIGTERM or Ctrl-C closes the connection and the database cleanly)."""
+    discord.utils.setup_logging()
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_run(config))
+    return 0
+
+
+async def _sync(config: Config) -> None:
+    bot = create_bot(config, force_sync=True)
+    async with bot:
+        assert config.token is not None
+        await bot.login(config.token)
+
+
+def sync_commands(config: Config) -> int:
+    """``pbm sync``: push the slash commands now, whatever the stored hash says."""
+    discord.utils.setup_logging()
+    asyncio.run(_sync(config))
+    return 0

@@ -1,0 +1,296 @@
+"""The slash commands. Each one acknowledges the interaction first (Discord allows 3 s; database work and
+drawing come after), calls :class:`bot.actions.Actions`, and hands the result to :class:`bot.discord.front.Front`.
+Mistakes are answered ephemerally with the action's own words; nothing is changed by a refused command."""
+
+from __future__ import annotations
+
+import io
+import logging
+import shlex
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.actions import Actions, Result
+from bot.discord.buttons import challenge_view
+from bot.discord.front import Front, PostError
+from rules import registry
+
+log = logging.getLogger("pbm.discord")
+GAME_CHOICES = [app_commands.Choice(name=name, value=name) for name in registry.names()]
+REPLY_LIMIT = 1900
+
+
+async def reply(interaction: discord.Interaction, text: str, *, file_name: str = "history.txt") -> None:
+    """The followup to a deferred interaction; text too long for one message goes as a file."""
+    if len(text) <= REPLY_LIMIT:
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        return
+    data = discord.File(io.BytesIO(text.encode()), filename=file_name)
+    await interaction.followup.send(text[:200] + " …", file=data, ephemeral=True)
+
+
+def listing(result: Result) -> str:
+    """A result's message followed by its items, one per line."""
+    return "\n".join([result.message, *result.items])
+
+
+class GameCommands(commands.Cog):
+    """/challenge, /move, /board, /resign, /history, /games, /help, /notify, /watch, /unwatch."""
+
+    def __init__(self, actions: Actions, front: Front) -> None:
+        self.actions = actions
+        self.front = front
+
+    # ---- game lookup ---------------------------------------------------------------------------------------
+
+    async def game_for(self, interaction: discord.Interaction, game: int | None) -> int | None:
+        """The game a command is about: the ``game`` option, else the game of the thread it was typed in."""
+        if game is not None:
+            return game
+        channel_id = interaction.channel_id
+        return None if channel_id is None else await self.actions.store.game_by_thread(channel_id)
+
+    async def _game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        player = await self.front.player_id(interaction.user)
+        found = await self.actions.games(player, "active")
+        choices = []
+        for line in found.items:
+            game_id = int(line.split(":", 1)[0].split()[-1])
+            if current.strip() in line:
+                choices.append(app_commands.Choice(name=line[:100], value=game_id))
+        return choices[:25]
+
+    # ---- challenges ----------------------------------------------------------------------------------------
+
+    @app_commands.command(description="Challenge members to a game")
+    @app_commands.describe(
+        game="which game",
+        opponent="who you challenge",
+        opponent2="a third player (Druid hex, Drogo)",
+        opponent3="a fourth player (Drogo)",
+        options="pbmserv options, e.g. -size=8 -hex",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        opponent: discord.Member,
+        opponent2: discord.Member | None = None,
+        opponent3: discord.Member | None = None,
+        options: str | None = None,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        members = [m for m in (interaction.user, opponent, opponent2, opponent3) if m is not None]
+        if any(m.bot for m in members[1:]):
+            await reply(interaction, "bots cannot play; challenge a person")
+            return
+        players = [await self.front.player_id(m) for m in members]
+        try:
+            words = shlex.split(options or "")
+        except ValueError as exc:
+            await reply(interaction, f"cannot read the options: {exc}")
+            return
+        result = await self.actions.challenge(
+            game.value, players, words, guild_id=interaction.guild_id, channel_id=interaction.channel_id
+        )
+        if not result.ok or result.challenge_id is None:
+            await reply(interaction, result.message)
+            return
+        await self._post_challenge(interaction, result, members)
+
+    async def _post_challenge(
+        self, interaction: discord.Interaction, result: Result, members: list[discord.abc.User]
+    ) -> None:
+        assert result.challenge_id is not None and interaction.channel is not None
+        challenged = members[1:]
+        text = f"{result.message}\n" + " ".join(m.mention for m in challenged) + ": accept or decline below."
+        channel = interaction.channel
+        assert isinstance(channel, discord.abc.Messageable)
+        try:
+            message = await channel.send(
+                text,
+                view=challenge_view(result.challenge_id),
+                allowed_mentions=discord.AllowedMentions(users=challenged, everyone=False, roles=False),
+            )
+        except discord.Forbidden:
+            log.error("missing permission to post challenge %s in channel %s", result.challenge_id, channel)
+            await self.actions.cancel(result.challenge_id, result.players[0])
+            await reply(interaction, "I cannot post in this channel (**Send Messages** is missing); ask an admin.")
+            return
+        await self.actions.store.update_challenge(result.challenge_id, message_id=message.id)
+        await reply(interaction, f"Challenge {result.challenge_id} posted.")
+
+    async def start_game(self, interaction: discord.Interaction, result: Result) -> None:
+        """A challenge was accepted by everyone: open the game's thread, post the opening board, ping the first
+        player. Without a thread (missing permission) the game stands and its board is posted later."""
+        assert result.game_id is not None
+        channel = interaction.channel
+        try:
+            if not isinstance(channel, discord.TextChannel | discord.Thread):
+                raise PostError("games are played in threads of a text channel")
+            thread = await self.front.open_thread(result, channel)
+        except PostError as exc:
+            await self.front.mark_unposted(result.game_id)
+            await reply(interaction, f"{result.message}\n{exc}")
+            return
+        posted = await self.front.post_turn(result, thread)
+        await reply(
+            interaction, "\n".join([f"{result.message.splitlines()[0]} in {thread.mention}.", *posted.problems])
+        )
+
+    # ---- moves ---------------------------------------------------------------------------------------------
+
+    @app_commands.command(description="Make a move")
+    @app_commands.describe(move="your move (suggestions are the legal moves)", game="game id (implied in its thread)")
+    async def move(self, interaction: discord.Interaction, move: str, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id = await self.game_for(interaction, game)
+        if game_id is None:
+            await reply(interaction, "which game? Give `game`, or use /move in the game's thread")
+            return
+        player = await self.front.player_id(interaction.user)
+        result = await self.actions.move(game_id, player, move)
+        await self.after_action(interaction, result)
+
+    async def after_action(self, interaction: discord.Interaction, result: Result) -> None:
+        """Tell the actor how it went (ephemeral) and post the turn in the game's thread."""
+        if not result.ok:
+            await reply(interaction, result.message)
+            return
+        problems: list[str] = []
+        if result.game_id is not None and result.state is not None:
+            posted = await self.front.post_turn(result)
+            problems = posted.problems
+            where = f" in {posted.thread.mention}" if posted.thread is not None else ""
+            note = f"Done{where}." if posted.message is not None or posted.thread is None else "Done."
+        else:
+            note = result.message
+        await reply(interaction, "\n".join([note, *problems]))
+
+    @move.autocomplete("move")
+    async def _move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        game_id = await self.game_for(interaction, getattr(interaction.namespace, "game", None))
+        if game_id is None:
+            return []
+        found = await self.actions.moves(game_id, current)
+        return [app_commands.Choice(name=m[:100], value=m[:100]) for m in found.items[:25]] if found.ok else []
+
+    @move.autocomplete("game")
+    async def _move_game_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await self._game_choices(interaction, current)
+
+    @app_commands.command(description="Resign a game")
+    async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id = await self.game_for(interaction, game)
+        if game_id is None:
+            await reply(interaction, "which game? Give `game`, or use /resign in the game's thread")
+            return
+        result = await self.actions.resign(game_id, await self.front.player_id(interaction.user))
+        await self.after_action(interaction, result)
+
+    @resign.autocomplete("game")
+    async def _resign_game_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await self._game_choices(interaction, current)
+
+    # ---- looking -------------------------------------------------------------------------------------------
+
+    @app_commands.command(description="Show a board, now or after a given move")
+    @app_commands.describe(game="game id (implied in its thread)", at="show the board after this move number")
+    async def board(self, interaction: discord.Interaction, game: int | None = None, at: int | None = None) -> None:
+        await interaction.response.defer(thinking=True)
+        game_id = await self.game_for(interaction, game)
+        if game_id is None:
+            await interaction.followup.send("which game? Give `game`, or use /board in the game's thread")
+            return
+        result = await self.actions.show(game_id, at)
+        if not result.ok:
+            await interaction.followup.send(result.message)
+            return
+        file, text_board = await self.front.board_file(result)
+        content = result.message + (f"\n{text_board}" if text_board else "")
+        await interaction.followup.send(
+            content[:2000], file=file or discord.utils.MISSING, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(description="The moves of a game so far")
+    async def history(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id = await self.game_for(interaction, game)
+        if game_id is None:
+            await reply(interaction, "which game? Give `game`, or use /history in the game's thread")
+            return
+        await reply(interaction, listing(await self.actions.history(game_id)), file_name=f"game-{game_id}.txt")
+
+    @app_commands.command(description="List games: yours, a member's, or those waiting for a move")
+    @app_commands.describe(player="whose games (default: yours)", waiting="only games waiting for their move")
+    async def games(
+        self, interaction: discord.Interaction, player: discord.Member | None = None, waiting: bool = False
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        who = await self.front.player_id(player or interaction.user)
+        await reply(interaction, listing(await self.actions.games(who, "next" if waiting else "active")))
+
+    @app_commands.command(name="help", description="Rules and move notation of a game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def help_(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = self.actions.help(game.value if game else None)
+        extra = ["", "**Options**", *result.items] if game and result.items else result.items
+        await reply(interaction, "\n".join([result.message, *extra]), file_name="help.txt")
+
+    # ---- notifications -------------------------------------------------------------------------------------
+
+    @app_commands.command(description="Turn DMs about your turns on or off")
+    @app_commands.choices(dm=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
+    async def notify(self, interaction: discord.Interaction, dm: app_commands.Choice[str]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        player = await self.front.player_id(interaction.user)
+        await self.actions.store.set_setting(player, "notify_dm", dm.value)
+        await reply(interaction, f"DMs about your turns are {dm.value}.")
+
+    @app_commands.command(description="Follow a game: a mention in its thread or a DM after every move")
+    @app_commands.choices(
+        by=[app_commands.Choice(name="mention", value="mention"), app_commands.Choice(name="dm", value="dm")]
+    )
+    async def watch(
+        self, interaction: discord.Interaction, game: int, by: app_commands.Choice[str] | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        shown = await self.actions.show(game)
+        if not shown.ok:
+            await reply(interaction, shown.message)
+            return
+        mode = by.value if by else "mention"
+        await self.front.set_watch(game, interaction.user.id, mode)
+        await reply(interaction, f"You are watching game {game} ({mode}).")
+
+    @app_commands.command(description="Stop following a game")
+    async def unwatch(self, interaction: discord.Interaction, game: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.front.set_watch(game, interaction.user.id, None)
+        await reply(interaction, f"You no longer watch game {game}.")
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Unexpected failures: logged in full, answered briefly."""
+        cause: Any = error.__cause__ or error
+        log.error("command %s failed", interaction.command and interaction.command.name, exc_info=cause)
+        text = str(cause) if isinstance(cause, PostError) else "Something went wrong; the admin has the details."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not report the failure to the user")

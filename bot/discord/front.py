@@ -1,0 +1,323 @@
+"""Presenting action results in Discord: who a Discord user is as a player, the game's thread, the turn message
+(board picture, what happened, a ping of the player to move and only them), DMs to players who opted in, and
+messages for spectators. No game logic: everything shown comes from a :class:`bot.actions.Result`.
+
+Posting never undoes a move. The move is committed before anything is posted; when posting fails (missing
+permission, Discord down) the failure is logged for the admin, explained to the player, and the game is marked
+so the board is posted again on the next sweep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import discord
+
+from bot.actions import Actions, Result
+from bot.discord.buttons import move_view
+from data.store import GameRow, NotFoundError
+
+log = logging.getLogger("pbm.discord")
+
+THREAD_ARCHIVE_MINUTES = 10080
+UNPOSTED_KEY = "unposted"
+#: what each permission is called in Discord's settings, for messages to users and admins
+PERMISSION_NAMES = {
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "attach_files": "Attach Files",
+    "send_messages": "Send Messages",
+}
+
+
+class PostError(Exception):
+    """Something could not be shown in Discord; the message says what and what the admin should fix."""
+
+
+@dataclass
+class Posted:
+    """Where a turn message went, and what could not be done (for the acting player's reply)."""
+
+    thread: discord.Thread | None
+    message: discord.Message | None
+    problems: list[str]
+
+
+def render_board(result: Result) -> bytes | None:
+    """The board PNG of a result; runs in a worker thread. Separate so tests can slow it down."""
+    return result.board_png()
+
+
+class Front:
+    """The Discord side of every action: identity, threads, turn messages, notifications."""
+
+    def __init__(self, client: discord.Client, actions: Actions, render: Callable[[Result], bytes | None]) -> None:
+        self.client = client
+        self.actions = actions
+        self.store = actions.store
+        self.render = render
+        self._thread_locks: dict[int, asyncio.Lock] = {}
+
+    # ---- identity ------------------------------------------------------------------------------------------
+
+    async def player_id(self, user: discord.abc.User) -> str:
+        """The player a Discord user is: the id stored for them, else their username (unique on Discord), made
+        unique with the Discord id when a console player already holds that name."""
+        known = await self.store.player_by_discord_id(user.id)
+        if known is not None:
+            return known
+        name = user.name
+        owner = await self.store.discord_id_of(name)
+        if owner is not None and owner != user.id:
+            name = f"{user.name}-{user.id}"
+        await self.store.ensure_player(name, user.id)
+        if await self.store.discord_id_of(name) != user.id:
+            name = f"{user.name}-{user.id}"
+            await self.store.ensure_player(name, user.id)
+        return name
+
+    async def mentions(self, players: list[str]) -> list[discord.Object]:
+        """Discord users behind player ids (console-only players have none)."""
+        found = []
+        for player in players:
+            uid = await self.store.discord_id_of(player)
+            if uid is not None:
+                found.append(discord.Object(uid))
+        return found
+
+    # ---- threads -------------------------------------------------------------------------------------------
+
+    async def open_thread(self, result: Result, channel: discord.abc.Messageable) -> discord.Thread:
+        """A new public thread for a game that just started, under ``channel`` (or its parent), with every
+        player of the game added."""
+        parent = channel.parent if isinstance(channel, discord.Thread) else channel
+        if not isinstance(parent, discord.TextChannel):
+            raise PostError("games are played in threads of a text channel; challenge from a server text channel")
+        title = f"{(result.game_type or 'game').capitalize()} {result.game_id}: {' vs '.join(result.players)}"
+        try:
+            thread = await parent.create_thread(
+                name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+        except discord.Forbidden as exc:
+            raise self._missing(exc, parent, "create_public_threads") from exc
+        assert result.game_id is not None
+        await self.store.set_thread(result.game_id, parent.guild.id, parent.id, thread.id)
+        for user in await self.mentions(result.players):
+            try:
+                await thread.add_user(user)
+            except discord.HTTPException as exc:
+                log.warning("game %s: could not add user %s to thread %s: %s", result.game_id, user.id, thread.id, exc)
+        return thread
+
+    async def game_thread(self, game_id: int) -> discord.Thread | None:
+        """The game's thread, reopened when archived and recreated (with the current board posted by the caller)
+        when deleted; ``None`` for a game that lives only in the console."""
+        lock = self._thread_locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            try:
+                row = await self.store.load_game(game_id)
+            except NotFoundError:
+                return None
+            if row.channel_id is None:
+                return None
+            thread = await self._existing_thread(row)
+            if thread is not None:
+                return thread
+            return await self._recreate_thread(row)
+
+    async def _existing_thread(self, row: GameRow) -> discord.Thread | None:
+        if row.thread_id is None:
+            return None
+        try:
+            channel = self.client.get_channel(row.thread_id) or await self.client.fetch_channel(row.thread_id)
+        except discord.NotFound:
+            return None
+        if not isinstance(channel, discord.Thread):
+            return None
+        if channel.archived:
+            try:
+                channel = await channel.edit(archived=False)
+            except discord.HTTPException as exc:
+                log.warning("game %s: could not reopen thread %s: %s", row.id, row.thread_id, exc)
+        return channel
+
+    async def _recreate_thread(self, row: GameRow) -> discord.Thread | None:
+        assert row.channel_id is not None
+        try:
+            parent = self.client.get_channel(row.channel_id) or await self.client.fetch_channel(row.channel_id)
+        except discord.NotFound:
+            log.warning("game %s: its channel %s is gone; the game can only be shown by /board", row.id, row.channel_id)
+            return None
+        result = Result(ok=True, message="", game_id=row.id, game_type=row.type, players=row.players)
+        assert isinstance(parent, discord.abc.Messageable)
+        return await self.open_thread(result, parent)
+
+    # ---- turn messages -------------------------------------------------------------------------------------
+
+    async def board_file(self, result: Result) -> tuple[discord.File | None, str]:
+        """The board as a PNG attachment, or (when drawing fails) as text in a code block."""
+        try:
+            png = await asyncio.to_thread(self.render, result)
+        except Exception:
+            log.exception("game %s: drawing the board failed; posting it as text", result.game_id)
+            png = None
+        if png is not None:
+            return discord.File(io.BytesIO(png), filename=f"{result.game_type}-{result.game_id}.png"), ""
+        text = result.board_text() or ""
+        return None, f"```\n{text[:1800]}\n```" if text else ""
+
+    async def post_turn(self, result: Result, thread: discord.Thread | None = None) -> Posted:
+        """Post what happened, the board, and a ping of ``result.notify`` in the game's thread; DM those who
+        opted in; mention or DM spectators. Problems are returned, logged, and the game marked for a repost."""
+        problems: list[str] = []
+        assert result.game_id is not None
+        try:
+            thread = thread or await self.game_thread(result.game_id)
+        except PostError as exc:
+            return await self._failed(result, [str(exc)])
+        if thread is None:
+            return Posted(None, None, [])
+        pinged = await self.mentions(result.notify)
+        watchers = await self._watchers(result.game_id)
+        mention_watchers = [discord.Object(int(uid)) for uid, mode in watchers.items() if mode == "mention"]
+        content = result.message
+        if pinged:
+            content += "\n" + " ".join(f"<@{u.id}>" for u in pinged) + ", your move."
+        if mention_watchers:
+            content += "\n-# watching: " + " ".join(f"<@{u.id}>" for u in mention_watchers)
+        file, text_board = await self.board_file(result)
+        if text_board:
+            content += "\n" + text_board
+        try:
+            message = await thread.send(
+                content[:2000],
+                file=file or discord.utils.MISSING,
+                view=move_view(result) or discord.utils.MISSING,
+                allowed_mentions=discord.AllowedMentions(users=pinged + mention_watchers, everyone=False, roles=False),
+                silent=not pinged and not mention_watchers,
+            )
+        except discord.HTTPException as exc:
+            return await self._failed(result, [self._describe(exc, thread)])
+        await self._clear_unposted(result.game_id)
+        problems += await self._direct_messages(result, watchers)
+        return Posted(thread, message, problems)
+
+    async def post_silent(self, result: Result, destination: discord.abc.Messageable) -> discord.Message:
+        """A board repost that is not a turn change: nobody is pinged."""
+        file, text_board = await self.board_file(result)
+        content = result.message + (f"\n{text_board}" if text_board else "")
+        return await destination.send(
+            content[:2000],
+            file=file or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none(),
+            silent=True,
+        )
+
+    # ---- notifications -------------------------------------------------------------------------------------
+
+    async def _direct_messages(self, result: Result, watchers: dict[str, str]) -> list[str]:
+        """DM the player to move (when they opted in) and DM-mode spectators; closed DMs are remembered and
+        that player is only pinged in the thread from then on."""
+        problems = []
+        targets = [p for p in result.notify if await self.store.get_setting(p, "notify_dm") == "on"]
+        for player in targets:
+            uid = await self.store.discord_id_of(player)
+            if uid is not None and not await self._dm(uid, f"Your move in game {result.game_id}:\n{result.message}"):
+                await self.store.set_setting(player, "notify_dm", "closed")
+                problems.append(f"{player} does not accept DMs; they are pinged in the thread instead")
+        for uid, mode in watchers.items():
+            if mode == "dm":
+                await self._dm(int(uid), f"Game {result.game_id}:\n{result.message}")
+        return problems
+
+    async def _dm(self, user_id: int, text: str) -> bool:
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            await user.send(text[:2000])
+        except discord.Forbidden:
+            log.info("user %s does not accept DMs", user_id)
+            return False
+        except discord.HTTPException as exc:
+            log.warning("DM to user %s failed: %s", user_id, exc)
+        return True
+
+    async def set_watch(self, game_id: int, user_id: int, mode: str | None) -> None:
+        """Subscribe (``mode`` "mention" or "dm") or unsubscribe (``None``) a spectator."""
+        watchers = await self._watchers(game_id)
+        if mode is None:
+            watchers.pop(str(user_id), None)
+        else:
+            watchers[str(user_id)] = mode
+        await self.store.set_meta(f"watchers:{game_id}", json.dumps(watchers))
+
+    async def _watchers(self, game_id: int) -> dict[str, str]:
+        raw = await self.store.get_meta(f"watchers:{game_id}")
+        return json.loads(raw) if raw else {}
+
+    # ---- failures ------------------------------------------------------------------------------------------
+
+    def _missing(
+        self, exc: discord.HTTPException, channel: discord.abc.GuildChannel | discord.Thread, permission: str
+    ) -> PostError:
+        name = PERMISSION_NAMES.get(permission, permission)
+        log.error(
+            "missing permission in #%s (%s): %s; grant the bot '%s' there (%s)",
+            channel.name,
+            channel.id,
+            exc.text,
+            name,
+            exc.code,
+        )
+        return PostError(f"I lack the **{name}** permission in {channel.mention}; ask a server admin to grant it")
+
+    def _describe(self, exc: discord.HTTPException, thread: discord.Thread) -> str:
+        if isinstance(exc, discord.Forbidden) and exc.code == 50013:
+            needed = "attach_files" if self._can_send(thread) else "send_messages_in_threads"
+            return str(self._missing(exc, thread, needed))
+        log.error("posting in thread %s failed: %s %s", thread.id, exc.status, exc.text)
+        return f"Discord refused the post ({exc.status}); the board will be posted again shortly"
+
+    @staticmethod
+    def _can_send(thread: discord.Thread) -> bool:
+        perms = thread.permissions_for(thread.guild.me) if thread.guild.me else None
+        return perms is None or perms.send_messages_in_threads
+
+    async def _failed(self, result: Result, problems: list[str]) -> Posted:
+        assert result.game_id is not None
+        await self.mark_unposted(result.game_id)
+        return Posted(None, None, problems)
+
+    async def mark_unposted(self, game_id: int) -> None:
+        """Remember that a game's current board still has to be posted (see :meth:`repost_pending`)."""
+        pending = await self._unposted()
+        if game_id not in pending:
+            pending.append(game_id)
+            await self.store.set_meta(UNPOSTED_KEY, json.dumps(pending))
+
+    async def _unposted(self) -> list[int]:
+        raw = await self.store.get_meta(UNPOSTED_KEY)
+        return [int(g) for g in json.loads(raw)] if raw else []
+
+    async def _clear_unposted(self, game_id: int) -> None:
+        pending = await self._unposted()
+        if game_id in pending:
+            pending.remove(game_id)
+            await self.store.set_meta(UNPOSTED_KEY, json.dumps(pending))
+
+    async def repost_pending(self) -> int:
+        """Post the current board of every game whose last post failed; returns how many succeeded."""
+        done = 0
+        for game_id in await self._unposted():
+            shown = await self.actions.show(game_id)
+            if not shown.ok or shown.state is None:
+                await self._clear_unposted(game_id)
+                continue
+            shown.notify = [shown.to_move] if shown.to_move else []
+            posted = await self.post_turn(shown)
+            done += posted.message is not None
+        return done

@@ -1,0 +1,99 @@
+"""Driving the pbm bot through the fake: a running bot on a temporary database, and the steps every Discord test
+repeats (challenge and accept, find the game thread, play a move, tell whose turn it is)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.actions import Result
+from bot.config import Config
+from bot.discord import PbmBot, create_bot
+from bot.discord.front import render_board
+from tests.fakediscord.records import Message, Thread
+from tests.fakediscord.runner import running
+from tests.fakediscord.server import FakeDiscord
+
+SEED = 7
+
+
+def bot_config(fake: FakeDiscord, db_path: Path, **overrides: object) -> Config:
+    """The configuration ``pbm run`` would build from the fake's environment variables."""
+    env = {**fake.env(), "PBM_DB": str(db_path)}
+    return Config.from_env(env, **overrides)
+
+
+@contextlib.asynccontextmanager
+async def pbm_running(
+    fake: FakeDiscord,
+    db_path: Path,
+    *,
+    render: Callable[[Result], bytes | None] = render_board,
+    **overrides: object,
+) -> AsyncIterator[PbmBot]:
+    """The product bot, seeded for repeatable dice, logged in to the fake until the block ends."""
+    bot = create_bot(bot_config(fake, db_path, **overrides), seed_source=lambda: SEED, render=render)
+    async with running(bot, fake):
+        yield bot
+
+
+@dataclass
+class Table:
+    """A started game as the players see it: the fake, the channel, the thread and the players' user ids."""
+
+    fake: FakeDiscord
+    channel: int
+    thread: Thread
+    players: list[int]
+    names: dict[int, str] = field(default_factory=dict)
+
+    def last_post(self) -> Message:
+        """The newest message in the game's thread."""
+        return self.fake.channel_log(self.thread.id)[-1]
+
+    def to_move(self) -> int | None:
+        """The user pinged by the newest turn message (None when nobody is)."""
+        pinged = self.last_post().pinged
+        return pinged[0] if pinged else None
+
+    async def move(self, user: int, text: str) -> Message:
+        """``/move`` typed in the thread; returns the ephemeral reply."""
+        return await self.fake.reply(await self.fake.slash(user, self.thread.id, "move", {"move": text}))
+
+    async def move_and_wait(self, user: int, text: str) -> Message:
+        """A move that must succeed: returns the turn message it posted in the thread."""
+        before = self.last_post().id
+        answer = await self.move(user, text)
+        return await self.fake.next_message(self.thread.id, after=before, timeout=10) if answer else answer
+
+
+async def challenge(
+    fake: FakeDiscord, channel: int, challenger: int, game: str, *opponents: int, options: str = ""
+) -> Message:
+    """``/challenge`` and the public challenge message it posts."""
+    values: dict[str, object] = {"game": game, "opponent": opponents[0]}
+    for index, other in enumerate(opponents[1:], start=2):
+        values[f"opponent{index}"] = other
+    if options:
+        values["options"] = options
+    before = len(fake.channel_log(channel))
+    reply = await fake.reply(await fake.slash(challenger, channel, "challenge", values))
+    assert reply.content.startswith("Challenge"), reply.content
+    await fake.wait_for(lambda: len(fake.channel_log(channel)) > before, what="challenge message")
+    return fake.channel_log(channel)[before]
+
+
+async def start_game(fake: FakeDiscord, channel: int, game: str, players: list[int], options: str = "") -> Table:
+    """Challenge, have everyone accept, and return the table once the opening board is in the thread."""
+    posted = await challenge(fake, channel, players[0], game, *players[1:], options=options)
+    accept = next(c for c in posted.custom_ids() if c.endswith(":accept"))
+    threads_before = set(fake.threads)
+    for player in players[1:]:
+        await fake.reply(await fake.click(player, posted, accept))
+    thread = await fake.wait_for(
+        lambda: next((t for t in fake.threads.values() if t.id not in threads_before), None), what="game thread"
+    )
+    await fake.wait_for(lambda: fake.channel_log(thread.id), what="opening board")
+    return Table(fake, channel, thread, players)
