@@ -379,7 +379,7 @@ class Actions:
 
     async def _resign(self, row: GameRow, game: GameDef, state: GameState, player: str) -> Result:
         if state.ply < len(row.players):
-            return await self._decline_game(row, game, player)
+            return await self._decline_game(row, game, state, player)
         try:
             events = state.resign(state.seat_of(player))
         except GameError as exc:
@@ -391,48 +391,38 @@ class Actions:
             return error
         return self._game_result(game, row.id, state, events[0].text, events + more_events, actor=player)
 
-    async def _decline_game(self, row: GameRow, game: GameDef, player: str) -> Result:
+    async def _decline_game(self, row: GameRow, game: GameDef, state: GameState, player: str) -> Result:
         """Resigning in the first round: the player declines. The game is cancelled, and restarted without them
         (as a new game) when enough players remain."""
-        remaining = [p for p in row.players if p != player]
         reason = f"{player} declined to play"
-        outcome = {"winners": [], "reason": reason, "scores": None, "points": 0, "cancelled": True}
-        try:
-            await self.store.set_status(row.id, "cancelled", outcome)
-        except StoreError as exc:
-            return _fail(str(exc), game_id=row.id)
+        state.cancel(reason)
         event = Event("resign", reason, row.players.index(player), {"declined": True})
-        if len(remaining) >= game.min_players:
-            try:
-                options = game.parse_options(game.format_options(row.options).split(), len(remaining))
-            except GameError as exc:
-                return Result(
-                    ok=True,
-                    message=f"{reason}; game {row.id} is cancelled ({exc})",
-                    game_id=row.id,
-                    game_type=game.name,
-                    status="cancelled",
-                    events=[event],
-                )
-            result = await self._start_game(
-                game,
-                options,
-                remaining,
-                guild_id=row.guild_id,
-                channel_id=row.channel_id,
-                prefix=f"{reason}; game {row.id} is cancelled. ",
-            )
-            result.events.insert(0, event)
-            return result
-        return Result(
-            ok=True,
-            message=f"{reason}; game {row.id} is cancelled",
-            game_id=row.id,
-            game_type=game.name,
-            status="cancelled",
-            events=[event],
-            players=row.players,
+        error = await self._commit(
+            row.id, row.log_length, [LogEntry(state.ply, player, "decline", [event.to_json()])], state
         )
+        if error is not None:
+            return error
+        remaining = [p for p in row.players if p != player]
+        cancelled = self._game_result(
+            game, row.id, state, f"{reason}; game {row.id} is cancelled", [event], actor=player
+        )
+        if len(remaining) < game.min_players:
+            return cancelled
+        try:
+            options = game.parse_options(game.format_options(row.options).split(), len(remaining))
+        except GameError as exc:
+            cancelled.message += f"\nIt cannot restart without {player}: {exc}"
+            return cancelled
+        result = await self._start_game(
+            game,
+            options,
+            remaining,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            prefix=f"{reason}; game {row.id} is cancelled. ",
+        )
+        result.events.insert(0, event)
+        return result
 
     async def _commit(self, game_id: int, log_length: int, entries: list[LogEntry], state: GameState) -> Result | None:
         outcome = state.outcome()
@@ -674,6 +664,9 @@ def _apply_logged(state: GameState, entry: LogEntry) -> None:
         state.push(move)
         return
     seat = state.seat_of(entry.player_id or "")
+    if entry.text == "decline":
+        state.cancel(f"{entry.player_id} declined to play")
+        return
     if entry.text == "resign":
         state.resign(seat)
         return

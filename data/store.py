@@ -306,14 +306,6 @@ class Store:
                 ],
             )
 
-    async def set_status(self, game_id: int, status: str, outcome: dict[str, Any] | None = None) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE games SET status = ?, outcome = COALESCE(?, outcome), to_move = NULL, updated_at = ?"
-                " WHERE id = ?",
-                (status, None if outcome is None else _dumps(outcome), time.time(), game_id),
-            )
-
     async def set_thread(
         self, game_id: int, guild_id: int | None, channel_id: int | None, thread_id: int | None
     ) -> None:

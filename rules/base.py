@@ -426,6 +426,10 @@ class GameState(ABC):
         self.queued_resign.add(player)
         return [Event("resign", f"{self.players[player]} will resign when their turn comes", player, {"queued": True})]
 
+    def cancel(self, reason: str) -> None:
+        """End the game without a result (a player declined to play in the first round)."""
+        self._finish(Outcome((), reason, points=0, cancelled=True))
+
     def _resign(self, player: int) -> list[Event]:
         self.queued_resign.discard(player)
         self.resigned.add(player)
