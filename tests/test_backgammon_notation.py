@@ -137,3 +137,5 @@ def test_moves_out_of_turn_are_refused_but_modes_are_not() -> None:
     with pytest.raises(IllegalMoveError, match="it is not your turn"):
         state.parse_move("1-7,1-6", 1)
     assert str(state.parse_move("manual", 1)) == "manual"
+    with pytest.raises(MoveSyntaxError):  # not notation at all: said before the turn check
+        state.parse_move("pw manual", 1)

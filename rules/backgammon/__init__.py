@@ -39,6 +39,8 @@ START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 MAX_CUBE = 64
 MOVE, DECIDE, ANSWER = "move", "decide", "answer"
 MODES = ("greedy", "manual")
+#: the words besides modes and checker plays that a player can send
+COMMANDS = ("roll", "take", "drop", "double", "no move", "pass")
 
 
 def absolute(colour: int, pip: int) -> int:
@@ -288,6 +290,8 @@ class BackgammonState(GameState):
             if seat not in (0, 1):
                 raise IllegalMoveError(text, "only the two players can change their modes")
             return Toggle(seat, word)
+        if word not in COMMANDS:
+            tokenize(text)  # not notation at all: say so first, whoever sends it
         try:
             seat = self.check_turn(player)
         except IllegalMoveError as exc:
@@ -319,7 +323,7 @@ class BackgammonState(GameState):
 
     def _parse_play(self, text: str, word: str) -> Any:
         plays = self.plays()
-        if word in ("roll", "take", "drop", "double"):
+        if word in COMMANDS[:4]:
             reasons = {
                 "roll": f"your dice are already rolled ({dice_text(self.dice)}): play them",
                 "double": "you can double only before rolling, in manual mode",
