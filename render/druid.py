@@ -113,6 +113,32 @@ def seat_colours(seat: int) -> tuple[Colour, Colour]:
 
 
 # --------------------------------------------------------------------------------------------------------------
+# Text: labels repeat a lot (every height digit, every coordinate), so each is rendered once as a mask
+
+
+@lru_cache(maxsize=4096)
+def _mask(text: str, size: int, stroke: int) -> tuple[Image.Image, int, int]:
+    """``text`` as an 8-bit mask, with the position of its centre inside the mask."""
+    face = font(size)
+    left, top, right, bottom = face.getbbox(text, anchor="mm", stroke_width=stroke)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text(
+        (-left, -top), text, font=face, fill=255, anchor="mm", stroke_width=stroke, stroke_fill=255
+    )
+    return mask, -left, -top
+
+
+def _text(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill: Colour, halo: Colour | None = None) -> None:
+    """Draw ``text`` centred on ``xy``; ``halo`` rings it in another colour to stay legible over stones."""
+    x, y = xy
+    if halo is not None:
+        mask, ox, oy = _mask(text, size, 2)
+        draw.bitmap((round(x - ox), round(y - oy)), mask, fill=halo)
+    mask, ox, oy = _mask(text, size, 0)
+    draw.bitmap((round(x - ox), round(y - oy)), mask, fill=fill)
+
+
+# --------------------------------------------------------------------------------------------------------------
 # The 3D view
 
 
@@ -150,7 +176,7 @@ def _draw_3d(image: Image.Image, view: View) -> None:
     state = view.state
     for cell in range(view.board.ncells):
         draw.polygon(view.corners(cell, 0), fill=GROUND, outline=GROUND_LINE)
-    _draw_rim(draw, state, lambda x, y: view.point(x, y, 0), view.s)
+    _draw_rim(draw, state, lambda x, y: view.point(x, y, 0), view.s, stars=True)
     _draw_labels(draw, view, back=True)
     last = state.last.get("stone")
     levels = [{state.stones[k].level: k for k in stack} for stack in state.stacks]
@@ -264,12 +290,16 @@ def _rim(state: DruidState) -> list[tuple[Point, Point, Point, Colour, bool]]:
 
 
 def _draw_rim(
-    draw: ImageDraw.ImageDraw, state: DruidState, to_screen: Callable[[float, float], Point], unit: float
+    draw: ImageDraw.ImageDraw,
+    state: DruidState,
+    to_screen: Callable[[float, float], Point],
+    unit: float,
+    stars: bool,
 ) -> None:
     """Goal sides as thick strips just outside the board; a druid's target side also carries stars.
     ``to_screen`` maps plane points to the picture and ``unit`` is a cell's width there."""
     width = max(3, round(unit / 7))
-    star = font(max(12, round(unit / 2)))
+    star = max(12, round(unit / 2))
     for (ax, ay), (bx, by), (ex, ey), colour, target in _rim(state):
         push = 0.18
         draw.line(
@@ -277,9 +307,9 @@ def _draw_rim(
             fill=colour,
             width=width,
         )
-        if target:
+        if target and stars:
             mid = to_screen((ax + bx) / 2 + ex * 0.36, (ay + by) / 2 + ey * 0.36)
-            draw.text(mid, "*", font=star, fill=HIGHLIGHT, anchor="mm")
+            _text(draw, mid, "*", star, HIGHLIGHT)
 
 
 def _draw_labels(draw: ImageDraw.ImageDraw, view: View, back: bool) -> None:
@@ -288,25 +318,25 @@ def _draw_labels(draw: ImageDraw.ImageDraw, view: View, back: bool) -> None:
     near ones), the near ones on top."""
     board, lay = view.board, view.lay
     size = max(11, min(18, round(view.s * 0.42)))
-    style = {"font": font(size), "fill": FOREGROUND, "anchor": "mm", "stroke_width": 2, "stroke_fill": BACKGROUND}
     if board.kind == SQUARE:
         n = board.size
         for i in range(n):
             letter, number = chr(65 + i), str(i + 1)
             spots = [(i, n - 0.05, letter)] if back else [(i, -0.95, letter), (-0.95, i, number), (n - 0.05, i, number)]
             for x, y, text in spots:
-                draw.text(view.point(x, y, 0), text, **style)
+                _text(draw, view.point(x, y, 0), text, size, FOREGROUND, BACKGROUND)
         return
     for column in range(board.ncols):
         cells = [i for i in range(board.ncells) if board.col[i] == column]
         bottom = min(cells, key=lambda i: board.row[i])
         top = max(cells, key=lambda i: board.row[i])
-        for cell, dy in [(top, 0.9)] if back else [(bottom, -0.9)]:
+        ends = [(top, 0.9)] if back else [(bottom, -0.9)]
+        for cell, dy in ends if top != bottom or not back else []:
             cx, cy = lay.centres[cell]
             text = board.names[cell].upper()
             if view.s < 30:
                 text = str(board.row[cell]) if back else text[0]
-            draw.text(view.point(cx, cy + dy, 0), text, **style)
+            _text(draw, view.point(cx, cy + dy, 0), text, size, FOREGROUND, BACKGROUND)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -348,12 +378,13 @@ def _draw_summary(
             r = cell_px * 0.42
             draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=HIGHLIGHT, width=max(2, round(cell_px / 9)))
         if text != ".":
-            draw.text((cx, cy), text, font=font(text_px), fill=ink, anchor="mm")
+            _text(draw, (cx, cy), text, text_px, ink)
     _draw_rim(
         draw,
         state,
         lambda x, y: (ox + (x - min_x + 1.3) * cell_px, oy + (max_y - y + 1.3) * cell_px),
         cell_px * 0.8,
+        stars=False,
     )
     _summary_labels(draw, board, lay, (ox, oy), cell_px, min_x, max_y)
 
@@ -368,7 +399,7 @@ def _summary_labels(
     max_y: float,
 ) -> None:
     ox, oy = origin
-    style = {"font": font(max(9, round(cell_px * 0.5))), "fill": MUTED, "anchor": "mm"}
+    size = max(9, round(cell_px * 0.5))
 
     def at(x: float, y: float) -> Point:
         return ox + (x - min_x + 1.3) * cell_px, oy + (max_y - y + 1.3) * cell_px
@@ -377,14 +408,14 @@ def _summary_labels(
         n = board.size
         for i in range(n):
             for x, y, text in ((i, -1, chr(65 + i)), (i, n, chr(65 + i)), (-1, i, str(i + 1)), (n, i, str(i + 1))):
-                draw.text(at(x, y), text, **style)
+                _text(draw, at(x, y), text, size, MUTED)
         return
     for column in range(board.ncols):
         cells = [i for i in range(board.ncells) if board.col[i] == column]
         bottom = min(cells, key=lambda i: board.row[i])
         top = max(cells, key=lambda i: board.row[i])
-        draw.text(at(lay.centres[bottom][0], lay.centres[bottom][1] - 0.95), chr(65 + column), **style)
-        draw.text(at(lay.centres[top][0], lay.centres[top][1] + 0.95), str(board.row[top]), **style)
+        _text(draw, at(lay.centres[bottom][0], lay.centres[bottom][1] - 0.95), chr(65 + column), size, MUTED)
+        _text(draw, at(lay.centres[top][0], lay.centres[top][1] + 0.95), str(board.row[top]), size, MUTED)
 
 
 # --------------------------------------------------------------------------------------------------------------
