@@ -291,12 +291,19 @@ class FakeDiscord:
         """The newest gateway session once it has received READY and every GUILD_CREATE."""
         return await self.wait_for(lambda: self._live_session(), timeout, "identified gateway session")
 
-    async def next_message(self, channel_id: int, *, after: int | None = None, timeout: float = 5.0) -> Message:
-        """The first message posted in ``channel_id`` after message id ``after`` (or after the call when None)."""
+    async def next_message(
+        self, channel_id: int, *, after: int | None = None, timeout: float = 5.0, ephemeral: bool = False
+    ) -> Message:
+        """The first message posted in ``channel_id`` after message id ``after`` (or after the call when None);
+        ephemeral replies are skipped unless asked for."""
         ids = self.channel_messages.setdefault(channel_id, [])
         start = ids.index(after) + 1 if after is not None else len(ids)
-        await self.wait_for(lambda: len(ids) > start, timeout, f"message in channel {channel_id}")
-        return self.messages[ids[start]]
+
+        def found() -> Message | None:
+            later = (self.messages[mid] for mid in ids[start:])
+            return next((m for m in later if ephemeral or not m.ephemeral), None)
+
+        return await self.wait_for(found, timeout, f"message in channel {channel_id}")
 
     def channel_log(self, channel_id: int, *, ephemeral: bool = False) -> list[Message]:
         """Messages in a channel in posting order, without deleted ones (ephemeral ones only when asked)."""

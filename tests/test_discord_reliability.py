@@ -1,0 +1,152 @@
+"""The pbm bot when things go wrong: a slow render against the 3-second deadline, a restart in mid-game, closed
+DMs, missing permissions, a 429, archived and deleted threads, and command sync only when commands change."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.actions import Result
+from bot.discord.front import render_board
+from tests.fakediscord.pbm import pbm_running, start_game
+
+if TYPE_CHECKING:
+    from tests.fakediscord.fixtures import World
+
+pytest_plugins = ["tests.fakediscord.fixtures"]
+THREAD_POSTS = "POST /channels/{channel_id}/messages"
+
+
+def slow_render(result: Result) -> bytes | None:
+    """A board that takes longer to draw than Discord waits for an answer."""
+    time.sleep(3.3)
+    return render_board(result)
+
+
+async def test_a_slow_render_still_acknowledges_within_three_seconds(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3"):
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3", render=slow_render):
+        interaction = await w.fake.slash(w.alice, table.thread.id, "move", {"move": "c3"})
+        await w.fake.acked(interaction)
+        turn = await w.fake.next_message(table.thread.id, timeout=10)
+        reply = await w.fake.reply(interaction, timeout=10)
+    assert interaction.ack_latency is not None and interaction.ack_latency < 1.0
+    assert interaction.response_type == 5
+    assert "alice played c3" in turn.content and turn.pinged == [w.bob]
+    assert reply.content.startswith("Done")
+
+
+async def test_after_a_restart_the_game_continues_and_old_buttons_work(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    db = tmp_path / "pbm.sqlite3"
+    async with pbm_running(w.fake, db):
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        await table.move_and_wait(w.alice, "c3")
+    turn = table.last_post()
+    async with pbm_running(w.fake, db) as second:
+        swap = next(c for c in turn.custom_ids() if c.endswith(":swap"))
+        reply = await w.fake.reply(await w.fake.click(w.bob, turn, swap))
+        after = table.last_post()
+        history = await second.actions.history(1)
+    assert reply.content.startswith("Done") and after.id != turn.id
+    assert [line.split(": ", 1)[1] for line in history.items] == ["c3", "swap"]
+    assert second.synced is False and len(w.fake.syncs) == 1
+
+
+async def test_closed_dms_fall_back_to_the_thread_and_are_remembered(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    w.fake.close_dms(w.bob)
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
+        for user in (w.alice, w.bob):
+            await w.fake.reply(await w.fake.slash(user, w.channel, "notify", {"dm": "on"}))
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        first = await table.move(w.alice, "c3")
+        turn = table.last_post()
+        second = await table.move(w.bob, "d4")
+        third = await table.move(w.alice, "b2")
+        setting = await bot.actions.store.get_setting("bob", "notify_dm")
+    assert "bob does not accept DMs" in first.content and turn.pinged == [w.bob]
+    assert setting == "closed" and "DMs" not in third.content
+    assert [m.content.splitlines()[0] for m in w.fake.dms(w.alice)] == ["Your move in game 1:"] * 2
+    assert second.content.startswith("Done")
+    dm_attempts = [r for r in w.fake.requests if r.route == THREAD_POSTS and r.status == 403]
+    assert len(dm_attempts) == 1
+
+
+async def test_a_missing_permission_is_explained_and_the_board_posted_once_granted(
+    discord_world: World, tmp_path: Path
+) -> None:
+    w = discord_world
+    w.fake.deny(w.channel, "create_public_threads")
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
+        await w.fake.reply(await w.fake.slash(w.alice, w.channel, "challenge", {"game": "druid", "opponent": w.bob}))
+        accepted = await w.fake.reply(await w.fake.click(w.bob, w.fake.channel_log(w.channel)[-1], "pbm:c:1:accept"))
+        game = await bot.actions.show(1)
+        w.fake.allow(w.channel)
+        await bot.sweep()
+        thread = next(iter(w.fake.threads.values()))
+        board = w.fake.channel_log(thread.id)
+    assert "Create Public Threads" in accepted.content and accepted.ephemeral
+    assert game.ok and game.move_number == 0
+    assert len(board) == 1 and board[0].pinged == [w.alice]
+
+
+async def test_a_thread_without_attach_files_gets_a_clear_message(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3"):
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        w.fake.fail(THREAD_POSTS, 403, 50013, times=1, channel_id=table.thread.id)
+        reply = await table.move(w.alice, "c3")
+    assert "permission" in reply.content and reply.content.startswith("Done")
+
+
+async def test_an_injected_429_delays_but_does_not_lose_or_double_the_board(
+    discord_world: World, tmp_path: Path
+) -> None:
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3"):
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        w.fake.rate_limit(THREAD_POSTS, retry_after=0.1, channel_id=table.thread.id)
+        turn = await table.move_and_wait(w.alice, "c3")
+    statuses = [
+        r.status for r in w.fake.requests if r.route == THREAD_POSTS and r.params["channel_id"] == str(table.thread.id)
+    ]
+    assert statuses[-2:] == [429, 200]
+    assert "alice played c3" in turn.content
+    assert sum("alice played c3" in m.content for m in w.fake.channel_log(table.thread.id)) == 1
+
+
+async def test_an_archived_thread_is_reopened_and_a_deleted_one_recreated(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        await w.fake.archive_thread(table.thread.id)
+        await table.move_and_wait(w.alice, "c3")
+        reopened = not w.fake.channels[table.thread.id]["thread_metadata"]["archived"]
+        await w.fake.delete_channel(table.thread.id)
+        reply = await w.fake.reply(await w.fake.slash(w.bob, w.channel, "move", {"move": "d4", "game": 1}))
+        row = await bot.actions.store.load_game(1)
+    assert reopened
+    assert row.thread_id != table.thread.id and row.thread_id in w.fake.threads
+    new_thread = w.fake.threads[row.thread_id]
+    assert sorted(new_thread.members) == sorted([w.alice, w.bob])
+    assert "bob played d4" in w.fake.channel_log(row.thread_id)[0].content
+    assert f"<#{row.thread_id}>" in reply.content
+
+
+async def test_spectators_watch_by_mention_and_boards_are_shown_silently(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3"):
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        watching = await w.fake.reply(await w.fake.slash(w.carol, w.channel, "watch", {"game": 1}))
+        turn = await table.move_and_wait(w.alice, "c3")
+        await w.fake.reply(await w.fake.slash(w.carol, w.channel, "unwatch", {"game": 1}))
+        quiet = await table.move_and_wait(w.bob, "d4")
+        board = await w.fake.reply(await w.fake.slash(w.carol, w.channel, "board", {"game": 1, "at": 1}))
+    assert watching.content == "You are watching game 1 (mention)."
+    assert sorted(turn.pinged) == sorted([w.bob, w.carol])
+    assert quiet.pinged == [w.alice]
+    assert board.pinged == [] and not board.ephemeral and "game 1 after move 1" in board.content
