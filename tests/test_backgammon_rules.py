@@ -73,6 +73,7 @@ def test_a_hit_sends_the_blot_to_the_bar_and_it_must_enter_first() -> None:
     state.points[1][13] = 14
     events = play(state, "1-7*,12-18,12-18,12-18")
     assert "bob hit alice's checker on 7" in events
+    assert "Last: bob rolled 6-6 and played 1-7*,12-18,12-18,12-18" in state.text_board()
     assert state.points[1][25] == 1
     state.dice = (4, 2)
     state._plays = None
@@ -323,3 +324,6 @@ def test_json_round_trip_and_damaged_states() -> None:
         GAME.load({**data, "board": {**data["board"], "points": clash}})
     with pytest.raises(StateFormatError):
         GAME.load({**data, "board": {**data["board"], "cube": 3}})
+    backwards = {"kind": "play", "colour": 0, "dice": [1, 2], "steps": [[3, 5, False]]}
+    with pytest.raises(StateFormatError, match="bad step in the last play"):
+        GAME.load({**data, "board": {**data["board"], "last": backwards}})

@@ -609,8 +609,18 @@ class BackgammonState(GameState):
             rolls = "; ".join(f"{self.name(0)} {a}, {self.name(1)} {b}" for a, b in self.opening)
             forced = " (-force)" if self.options.get("force") else ""
             lines.append(f"Opening roll: {rolls}{forced}")
+        if self.last is not None:
+            lines.append(self._last_line(self.last))
         lines.append(self._turn_line())
         return lines
+
+    def _last_line(self, last: dict[str, Any]) -> str:
+        colour = last["colour"]
+        who = self.name(self.seat_of_colour(colour))
+        if last["kind"] == "skip":
+            return f"Last: {who} could not move with {dice_text(last['dice'])}"
+        steps = steps_text(colour, [Step(*step) for step in last["steps"]])
+        return f"Last: {who} rolled {dice_text(last['dice'])} and played {steps}"
 
     def _turn_line(self) -> str:
         if self._outcome is not None:
@@ -670,14 +680,31 @@ class BackgammonState(GameState):
         self.phase = phase
         self.dice = dice
         self.cube, self.cube_owner = cube, owner
-        self.greedy = [bool(f) for f in data["greedy"]][:2]
-        self.manual = [bool(f) for f in data["manual"]][:2]
+        self.greedy = [bool(f) for f in data["greedy"]]
+        self.manual = [bool(f) for f in data["manual"]]
         if len(self.greedy) != 2 or len(self.manual) != 2:
             raise StateFormatError("backgammon: modes need one flag per seat")
         self.rng = Rng(int(data["rng"]))
         self.opening = [[int(a), int(b)] for a, b in data["opening"]]
-        self.last = None if data["last"] is None else dict(data["last"])
+        self.last = _checked_last(data["last"])
         self._plays = None
+
+
+def _checked_last(raw: Any) -> dict[str, Any] | None:
+    """The last play record of a saved state, checked because the renderer draws from it."""
+    if raw is None:
+        return None
+    last = {
+        "kind": str(raw["kind"]),
+        "colour": int(raw["colour"]),
+        "dice": [int(d) for d in raw["dice"]],
+        "steps": [[int(src), int(dest), bool(hit)] for src, dest, hit in raw["steps"]],
+    }
+    if last["kind"] not in ("play", "skip") or last["colour"] not in (EKS, OHS):
+        raise StateFormatError("backgammon: bad record of the last play")
+    if any(not (0 < src <= BAR and 0 <= dest < src) for src, dest, _hit in last["steps"]):
+        raise StateFormatError("backgammon: bad step in the last play")
+    return last
 
 
 def _validate(options: dict[str, Any], nplayers: int) -> dict[str, Any]:
