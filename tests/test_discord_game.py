@@ -113,3 +113,37 @@ async def test_a_full_backgammon_game_through_discord(discord_world: World, tmp_
     assert row.status == "finished" and plies > 10
     assert "won" in final.text() and final.pinged == []
     assert history.content.startswith("Backgammon game 1: alice, bob") or history.attachments
+
+
+async def test_a_three_player_game_starts_when_everyone_has_accepted(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    fake = w.fake
+    async with pbm_running(fake, tmp_path / "pbm.sqlite3"):
+        values = {"game": "druid", "opponent": w.bob, "opponent2": w.carol, "options": "-hex"}
+        await fake.reply(await fake.slash(w.alice, w.channel, "challenge", values))
+        challenge = fake.channel_log(w.channel)[-1]
+        first = await fake.reply(await fake.click(w.bob, challenge, "pbm:c:1:accept"))
+        threads_after_first = len(fake.threads)
+        await fake.reply(await fake.click(w.carol, challenge, "pbm:c:1:accept"))
+        thread = await fake.wait_for(lambda: next(iter(fake.threads.values()), None), what="thread")
+    assert sorted(challenge.pinged) == sorted([w.bob, w.carol])
+    assert first.content == "bob accepted challenge 1; waiting for carol" and threads_after_first == 0
+    assert sorted(thread.members) == sorted([w.alice, w.bob, w.carol])
+
+
+async def test_help_games_and_history_answer_privately(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    fake = w.fake
+    async with pbm_running(fake, tmp_path / "pbm.sqlite3"):
+        table = await start_game(fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        await table.move_and_wait(w.alice, "c3")
+        rules = await fake.reply(await fake.slash(w.carol, w.channel, "help", {"game": "druid"}))
+        games = await fake.reply(await fake.slash(w.bob, w.channel, "games", {"waiting": True}))
+        history = await fake.reply(await fake.slash(w.carol, w.channel, "history", {"game": 1}))
+        nowhere = await fake.reply(await fake.slash(w.alice, w.channel, "move", {"move": "d4"}))
+        suggestions = await fake.autocomplete(w.bob, w.channel, "move", {"move": "", "game": ""}, "game")
+    assert rules.ephemeral and "Druid" in rules.text() and "Options" in rules.text()
+    assert games.ephemeral and "druid 1: move 1, alice, bob: bob's turn" in games.content
+    assert history.ephemeral and "1. alice: c3" in history.content
+    assert nowhere.content.startswith("which game?")
+    assert [c["value"] for c in suggestions] == [1]

@@ -98,7 +98,8 @@ class PbmBot(commands.Bot):
         return min(MAX_SWEEP_INTERVAL, self.config.challenge_ttl / 4, self.config.reminder_interval / 4)
 
     async def _sweep_forever(self) -> None:
-        await self.wait_until_ready()
+        """Sweep at once (boards left unposted by a crash go out on start) and then every interval; the sweep
+        only uses REST, so it does not wait for the gateway."""
         while not self.is_closed():
             try:
                 await self.sweep()

@@ -245,8 +245,13 @@ class GameCommands(commands.Cog):
     async def help_(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = self.actions.help(game.value if game else None)
-        extra = ["", "**Options**", *result.items] if game and result.items else result.items
-        await reply(interaction, "\n".join([result.message, *extra]), file_name="help.txt")
+        if game is None:
+            await reply(interaction, listing(result))
+            return
+        embed = discord.Embed(title=f"{game.name.capitalize()}", description=result.message[:4096])
+        if result.items:
+            embed.add_field(name="Options", value="\n".join(result.items)[:1024], inline=False)
+        await interaction.followup.send(embed=embed, ephemeral=True)
 
     # ---- notifications -------------------------------------------------------------------------------------
 
