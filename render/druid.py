@@ -49,6 +49,7 @@ class Layout:
 
 @lru_cache(maxsize=32)
 def layout(board: Board) -> Layout:
+    """Computed once per board: the painter's order and the neighbour across each face serve every picture."""
     if board.kind == SQUARE:
         centres = tuple((float(c), float(r - 1)) for c, r in zip(board.col, board.row, strict=True))
         polygon: tuple[Point, ...] = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
@@ -461,7 +462,7 @@ def render_scene(state: DruidState) -> tuple[Image.Image, View]:
     line_px = 22
     head_h = line_px * len(header) + 12
     caption = 22
-    width = max(view.width, 2 * sum_w + 24) + 2 * MARGIN // 2
+    width = max(view.width, 2 * sum_w + 24) + MARGIN
     height = head_h + view.height + caption + sum_h + MARGIN
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
