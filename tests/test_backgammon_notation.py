@@ -139,3 +139,20 @@ def test_moves_out_of_turn_are_refused_but_modes_are_not() -> None:
     assert str(state.parse_move("manual", 1)) == "manual"
     with pytest.raises(MoveSyntaxError):  # not notation at all: said before the turn check
         state.parse_move("pw manual", 1)
+
+
+def test_a_bear_off_one_die_can_play_is_not_read_as_a_detour() -> None:
+    """``6`` with 6-5 means 6-H with the 6, not 6-1,1-H over both dice: the 5 is then still to play."""
+    state = position({12: 15}, {6: 1, 1: 3}, (6, 5), mover="O")
+    with pytest.raises(IllegalMoveError) as caught:
+        state.parse_move("6")
+    assert str(caught.value) == "6: you must use both dice: 6-H then 1-H is possible"
+    assert str(state.parse_move("6-1-H")) == "6-1,1-H"
+    assert str(state.parse_move("6,1")) == "6-H,1-H"
+
+
+def test_doubles_written_partly_are_refused_with_a_full_example() -> None:
+    state = position(START_X, START_O, (3, 3))
+    with pytest.raises(IllegalMoveError) as caught:
+        state.parse_move("2x13-10")
+    assert str(caught.value) == "2x13-10: you must use all four dice: 13-10,13-10 then 24-21,24-21 is possible"

@@ -343,7 +343,9 @@ class BackgammonState(GameState):
             readings = interpret(board, segments, dice, lambda point: self._pip_of(colour, point))
         except IllegalMoveError as exc:
             raise IllegalMoveError(text, exc.reason) from None
-        legal = {reading.key: reading for reading in readings if reading.key in plays}
+        most = len(next(iter(plays.values())).steps) if plays else 0
+        # complete plays only: a partial play can end where a longer play would (6-H with 6-5 vs 6-1,1-H)
+        legal = {r.key: r for r in readings if r.key in plays and len(r.steps) == most}
         if len(legal) == 1:
             return plays[next(iter(legal))]
         if len(legal) > 1:

@@ -218,8 +218,12 @@ class _Search:
             if not orders:
                 self.fail(index, f"{label}no die or sum of dice you have left ({_dice_text(dice)}) moves that far")
                 return
+        walked_with = 0
         for order in orders:
-            self._follow(index, order, me, hits, dice, steps, src)
+            if walked_with and len(order) > walked_with:
+                break  # a segment one die can play is not read as a detour over several dice
+            if self._follow(index, order, me, hits, dice, steps, src):
+                walked_with = len(order)
 
     def _lone(self, me: list[int], pip: int) -> tuple[int, int]:
         """A single written point: entry from the bar when the mover has one there, else a bear-off when all home."""
@@ -247,8 +251,9 @@ class _Search:
         dice: tuple[int, ...],
         steps: tuple[Step, ...],
         src: int,
-    ) -> None:
-        """Walk one checker from ``src`` with the dice of ``order``, each step checked on the board of its moment."""
+    ) -> bool:
+        """Walk one checker from ``src`` with the dice of ``order``, each step checked on the board of its moment,
+        then read the rest of the segments; ``False`` if this walk itself is illegal."""
         segment = self.segments[index][0]
         work = list(me)
         at = src
@@ -256,11 +261,12 @@ class _Search:
         for die in order:
             if problem := step_problem(self.board, work, at, die):
                 self.fail(index, f"{self.label(segment)}{problem}")
-                return
+                return False
             step, hits = apply_step(self.board, work, hits, at, die)
             new_steps = (*new_steps, step)
             at = step.dest
         self.run(index + 1, work, hits, _without(dice, order), new_steps)
+        return True
 
 
 def _reaches(order: tuple[int, ...], distance: int, bearing_off: bool) -> bool:
