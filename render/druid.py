@@ -456,7 +456,7 @@ def render_scene(state: DruidState) -> tuple[Image.Image, View]:
     extent = max(x + DX * y for x, y in lay.centres) - min(x + DX * y for x, y in lay.centres) + 2.8
     view = View(state, max(18.0, min(44.0, 540 / extent)))
     span = max(x for x, _ in lay.centres) - min(x for x, _ in lay.centres) + 2.6
-    cell_px = max(13.0, min(24.0, 250 / span))
+    cell_px = max(16.0, min(24.0, 250 / span))
     sum_w, sum_h = _summary_size(board, cell_px)
     header = _header(state)
     line_px = 22
