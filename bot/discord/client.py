@@ -200,7 +200,8 @@ def run_bot(config: Config) -> int:
     return 0
 
 
-async def _sync(config: Config) -> None:
+async def push_commands(config: Config) -> None:
+    """Log in, push the commands whatever the stored hash says, and log out."""
     bot = create_bot(config, force_sync=True)
     async with bot:
         assert config.token is not None
@@ -210,5 +211,5 @@ async def _sync(config: Config) -> None:
 def sync_commands(config: Config) -> int:
     """``pbm sync``: push the slash commands now, whatever the stored hash says."""
     discord.utils.setup_logging()
-    asyncio.run(_sync(config))
+    asyncio.run(push_commands(config))
     return 0

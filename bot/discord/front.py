@@ -207,17 +207,6 @@ class Front:
         problems += await self._direct_messages(result, watchers)
         return Posted(thread, message, problems)
 
-    async def post_silent(self, result: Result, destination: discord.abc.Messageable) -> discord.Message:
-        """A board repost that is not a turn change: nobody is pinged."""
-        file, text_board = await self.board_file(result)
-        content = result.message + (f"\n{text_board}" if text_board else "")
-        return await destination.send(
-            content[:2000],
-            file=file or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions.none(),
-            silent=True,
-        )
-
     # ---- notifications -------------------------------------------------------------------------------------
 
     async def _direct_messages(self, result: Result, watchers: dict[str, str]) -> list[str]:
