@@ -333,6 +333,7 @@ class DruidState(GameState):
         self.passes = 0
         if isinstance(move, Swap):
             self.players[0], self.players[1] = self.players[1], self.players[0]
+            self.queued_resign = {1 - seat for seat in self.queued_resign}
             self.last = {"seat": seat, "kind": "swap"}
             self.turn = 1
             text = (

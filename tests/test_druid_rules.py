@@ -345,6 +345,18 @@ def test_swap_exchanges_seats_and_keeps_the_board() -> None:
     assert "second move" in refusal(state, "swap")
 
 
+def test_queued_resignation_follows_its_player_through_a_swap() -> None:
+    state = new()
+    play(state, "e5")
+    state.resign(0)
+    play(state, "swap")
+    assert state.queued_resign == {1} and state.players[1] == "ann"
+    assert state.forced_move() is not None
+    state.push(state.forced_move())
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0,) and state.players[0] == "bob"
+
+
 def test_swap_only_second_move_and_two_players() -> None:
     state = new()
     assert "second move" in refusal(state, "swap")
