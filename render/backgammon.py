@@ -220,7 +220,9 @@ def _status(state: BackgammonState) -> str:
 def _last_text(state: BackgammonState) -> str:
     last = state.last
     if not last:
-        return ""
+        first, second = state.opening[-1]
+        o_player = state.players[state.seat_of_colour(OHS)]
+        return f"opening roll: {state.players[0]} {first}, {state.players[1]} {second}: {o_player} plays O and starts"
     colour = int(last["colour"])
     who = state.players[state.seat_of_colour(colour)]
     if last.get("kind") == "skip":
