@@ -828,5 +828,6 @@ GAME = GameDef(
     help=HELP,
     notation=NOTATION,
     validate=validate,
+    extra_commands=("pass", "swap"),
 )
 DruidState.game = GAME
