@@ -272,6 +272,24 @@ def test_two_player_hex_needs_three_alternating_sides() -> None:
     assert outcome is not None and outcome.winners == (0,) and outcome.reason == "X joined NW, E and SW sides"
 
 
+#: the help's "two possible winning paths for O", read cell by cell off its two diagrams
+HELP_O_PATHS = (
+    ["c7", "d7", "d6", "e6", "e5", "g4", "i3", "d4", "f4", "h3", "d3", "c2", "c1"],
+    ["g7", "g6", "f6", "b4", "d5", "f5", "a3", "c4", "e5", "e4", "f3", "f2", "g1"],
+)
+
+
+@pytest.mark.parametrize("path", HELP_O_PATHS)
+def test_two_player_hex_help_paths_win_for_o(path: list[str]) -> None:
+    state = new("-hex")
+    for cell in path[:-1]:
+        play(state, "pass", cell)
+    assert not state.is_over
+    play(state, "pass", path[-1])
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (1,) and outcome.reason.startswith("O joined")
+
+
 def test_two_player_hex_adjacent_sides_do_not_win() -> None:
     state = new("-hex")
     solo(state, [f"a{r}" for r in range(1, 6)])
