@@ -10,10 +10,11 @@ and crossed out on the map.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, PLAYER_COLOURS, centred_text, font, to_png
+from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, PLAYER_COLOURS, font, to_png
 from rules.drogo import COLOURS, DrogoState, cell_name
 
 Colour = tuple[int, int, int]
@@ -27,6 +28,23 @@ HEADER = 58
 FOOTER = 30
 #: room for four players' names in the header on the smallest board
 MIN_WIDTH = 680
+
+
+@lru_cache(maxsize=512)
+def _stamp(text: str, size: int) -> tuple[Image.Image, int, int]:
+    """``text`` rendered once as an anti-aliased mask, with half its width and height: a 12x12 board labels
+    hundreds of stacks with the same few numbers, and stamping a cached mask is much cheaper than drawing text."""
+    face = font(size)
+    left, top, right, bottom = face.getbbox(text)
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255)
+    return mask, (right - left) // 2, (bottom - top) // 2
+
+
+def _label(draw: ImageDraw.ImageDraw, centre: Point, text: str, size: int, fill: Colour) -> None:
+    """Draw ``text`` centred on ``centre`` from the stamp cache."""
+    mask, half_w, half_h = _stamp(text, size)
+    draw.bitmap((round(centre[0]) - half_w, round(centre[1]) - half_h), mask, fill=fill)
 
 
 def _shade(colour: Colour, factor: float) -> Colour:
@@ -158,7 +176,7 @@ def _draw_stacks(draw: ImageDraw.ImageDraw, view: _View, state: DrogoState) -> N
                 face = view.top(col, row, len(stack))
                 draw.polygon(face, fill=fill, outline=HIGHLIGHT if mark else outline, width=3 if mark else 1)
                 centre = view.point(col + 0.5, row + 0.5, len(stack))
-                centred_text(draw, centre, str(len(stack)), size, _ink(fill))
+                _label(draw, centre, str(len(stack)), size, _ink(fill))
 
 
 def _draw_captured(draw: ImageDraw.ImageDraw, view: _View, state: DrogoState) -> None:
@@ -188,9 +206,9 @@ def _draw_axis_labels(draw: ImageDraw.ImageDraw, view: _View, n: int, size: int)
     """Column letters along the front-right edge, row numbers along the front-left edge (nothing hides them)."""
     for k in range(n):
         x, y = view.point(k + 0.5, -0.9, 0)
-        centred_text(draw, (x + 4, y + view.half / 3), chr(ord("a") + k), size, FOREGROUND)
+        _label(draw, (x + 4, y + view.half / 3), chr(ord("a") + k), size, FOREGROUND)
         x, y = view.point(-0.9, k + 0.5, 0)
-        centred_text(draw, (x - 4, y + view.half / 3), str(k + 1), size, FOREGROUND)
+        _label(draw, (x - 4, y + view.half / 3), str(k + 1), size, FOREGROUND)
 
 
 # ---- flat map, header, footer --------------------------------------------------------------------------------
@@ -211,7 +229,7 @@ def _draw_map(draw: ImageDraw.ImageDraw, state: DrogoState, origin: Point, cell:
             fill = MAP_EMPTY if owner is None else PLAYER_COLOURS[owner][0]
             draw.rectangle(box, fill=fill, outline=GROUND_LINE)
             if owner is not None:
-                centred_text(draw, (left + cell / 2, top + cell / 2), str(state.height(col, row)), size, _ink(fill))
+                _label(draw, (left + cell / 2, top + cell / 2), str(state.height(col, row)), size, _ink(fill))
             if (col, row) in captured:
                 pad = cell * 0.22
                 draw.line([left + pad, top + pad, left + cell - pad, top + cell - pad], fill=HIGHLIGHT, width=2)
@@ -221,10 +239,10 @@ def _draw_map(draw: ImageDraw.ImageDraw, state: DrogoState, origin: Point, cell:
     label = max(10, min(15, cell // 2))
     for k in range(n):
         letter, number = chr(ord("a") + k), str(k + 1)
-        centred_text(draw, (x0 + (k + 0.5) * cell, y0 + n * cell + 11), letter, label, MUTED)
-        centred_text(draw, (x0 + (k + 0.5) * cell, y0 - 11), letter, label, MUTED)
-        centred_text(draw, (x0 - 12, y0 + (n - k - 0.5) * cell), number, label, MUTED)
-        centred_text(draw, (x0 + n * cell + 12, y0 + (n - k - 0.5) * cell), number, label, MUTED)
+        _label(draw, (x0 + (k + 0.5) * cell, y0 + n * cell + 11), letter, label, MUTED)
+        _label(draw, (x0 + (k + 0.5) * cell, y0 - 11), letter, label, MUTED)
+        _label(draw, (x0 - 12, y0 + (n - k - 0.5) * cell), number, label, MUTED)
+        _label(draw, (x0 + n * cell + 12, y0 + (n - k - 0.5) * cell), number, label, MUTED)
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, state: DrogoState, width: int) -> None:
