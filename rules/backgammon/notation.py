@@ -113,8 +113,8 @@ class Board:
 
     def __init__(self, me: list[int], opp: list[int], absolute: Callable[[int], int], opponent: str) -> None:
         self.me = me
-        self.blocked = tuple(pip > 0 and pip < 25 and opp[25 - pip] >= 2 for pip in range(26))
-        self.blot = tuple(pip > 0 and pip < 25 and opp[25 - pip] == 1 for pip in range(26))
+        self.blocked = tuple(0 < pip < 25 and opp[25 - pip] >= 2 for pip in range(26))
+        self.blot = tuple(0 < pip < 25 and opp[25 - pip] == 1 for pip in range(26))
         self.absolute = absolute
         self.opponent = opponent
 
