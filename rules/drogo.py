@@ -206,16 +206,18 @@ class DrogoState(GameState):
     # ---- derived data ------------------------------------------------------------------------------------
 
     def _remember_start(self) -> None:
-        """Superko memory: ``seen`` answers membership, ``history`` keeps the hashes in the order they occurred
-        (as hex) so that saving a long game does not sort or reformat thousands of numbers every move."""
-        self.seen: set[int] = set()
+        """Superko memory: ``history`` keeps the position hashes (16 hex digits) in the order they occurred and
+        ``seen`` holds the same strings for membership, so saving and loading a long game copies strings instead
+        of sorting or converting thousands of numbers every move."""
+        self.seen: set[str] = set()
         self.history: list[str] = []
         if self.superko:
             self._remember(self.hash)
 
     def _remember(self, value: int) -> None:
-        self.seen.add(value)
-        self.history.append(f"{value:016x}")
+        text = f"{value:016x}"
+        self.seen.add(text)
+        self.history.append(text)
 
     @property
     def superko(self) -> bool:
@@ -228,15 +230,18 @@ class DrogoState(GameState):
         self.own = [0] * len(self.players)
         self.levels = [0] * n
         self.cell_hash = [0] * (n * n)
+        self.hash = 0
+        keys, area = _size_keys(n), n * n
         for cell, stack in enumerate(self.stacks):
+            if not stack:
+                continue
             bit = 1 << cell
+            value = 0
             for level, seat in enumerate(stack):
                 self.levels[level] |= bit
-                self.cell_hash[cell] ^= _key(seat, level, cell, n)
-            if stack:
-                self.own[stack[-1]] |= bit
-        self.hash = 0
-        for value in self.cell_hash:
+                value ^= keys[(seat * n + level) * area + cell]
+            self.own[stack[-1]] |= bit
+            self.cell_hash[cell] = value
             self.hash ^= value
         self._groups: dict[int, int] = {}
 
@@ -332,7 +337,7 @@ class DrogoState(GameState):
         if not group & free:
             return _Verdict("your group would have no freedom (suicide)")
         new_hash = self._hash_after(seat, pieces, captured)
-        if self.superko and new_hash in self.seen:
+        if self.superko and f"{new_hash:016x}" in self.seen:
             return _Verdict("it would repeat an earlier board position (superko)")
         return _Verdict(None, captured, new_hash)
 
@@ -506,7 +511,7 @@ class DrogoState(GameState):
         self.last = {
             "seat": seat,
             "placed": [[cell % n, cell // n, level] for cell, level in pieces],
-            "captured": [[cell % n, cell // n, "".join(COLOURS[s] for s in stack)] for cell, stack in taken],
+            "captured": [[cell % n, cell // n, "".join(map(COLOURS.__getitem__, stack))] for cell, stack in taken],
         }
         return taken
 
@@ -622,7 +627,7 @@ class DrogoState(GameState):
     def _dump(self) -> dict[str, Any]:
         return {
             "size": self.size,
-            "stacks": ["".join(COLOURS[seat] for seat in stack) for stack in self.stacks],
+            "stacks": ["".join(map(COLOURS.__getitem__, stack)) for stack in self.stacks],
             "turn": self.turn,
             "placements": self.placements,
             "passes": self.passes,
@@ -642,11 +647,12 @@ class DrogoState(GameState):
         if len(raw) != self.size * self.size:
             raise StateFormatError(f"expected {self.size * self.size} stacks, found {len(raw)}")
         letters = COLOURS[:nplayers]
+        seat_of = {letter: seat for seat, letter in enumerate(letters)}
         self.stacks = []
         for text in raw:
-            if not isinstance(text, str) or len(text) > self.size or any(c not in letters for c in text):
+            if not isinstance(text, str) or len(text) > self.size or text.strip(letters):
                 raise StateFormatError(f"bad stack {text!r}: at most {self.size} of the letters {letters!r}")
-            self.stacks.append([letters.index(c) for c in text])
+            self.stacks.append([seat_of[c] for c in text])
         self.turn = int(data["turn"])
         if not 0 <= self.turn < nplayers:
             raise StateFormatError(f"seat {self.turn} cannot be on move")
@@ -656,11 +662,11 @@ class DrogoState(GameState):
             raise StateFormatError("negative move counters")
         self.last = self._load_last(data["last"])
         self._rebuild()
-        self.history = [str(value) for value in data["seen"]]
-        self.seen = {int(value, 16) for value in self.history}
+        self.history = list(map(str, data["seen"]))
+        self.seen = set(self.history)
         if len(self.seen) != len(self.history):
             raise StateFormatError("the positions seen must be distinct")
-        if self.superko and self.hash not in self.seen:
+        if self.superko and f"{self.hash:016x}" not in self.seen:
             raise StateFormatError("the current position is missing from the positions seen")
 
     def _load_last(self, raw: Any) -> dict[str, Any] | None:
