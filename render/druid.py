@@ -323,7 +323,7 @@ def _draw_labels(draw: ImageDraw.ImageDraw, view: View, back: bool) -> None:
         n = board.size
         for i in range(n):
             letter, number = chr(65 + i), str(i + 1)
-            spots = [(i, n - 0.05, letter)] if back else [(i, -0.95, letter), (-0.95, i, number), (n - 0.05, i, number)]
+            spots = [(i, n + 0.2, letter)] if back else [(i, -1.1, letter), (-0.95, i, number), (n - 0.05, i, number)]
             for x, y, text in spots:
                 _text(draw, view.point(x, y, 0), text, size, FOREGROUND, BACKGROUND)
         return
