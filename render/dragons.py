@@ -1,0 +1,284 @@
+"""Dragons boards: hex tiles whose coloured bands join across edges into continuous dragons.
+
+Every band crosses a tile edge at its midpoint and at right angles, so bands of neighbouring tiles meet flush and
+a dragon reads as one sinuous stroke. A shoulder's band hugs its three edges (two arcs round the two corners it
+wraps); a crossed tail draws the three tails of each colour meeting in the centre, one colour passing over the
+other; the old disjoint tails end in round tips. Open positions carry the number a player types (``d3``), owed
+gaps are framed in the highlight colour, the last placement and its auto moves are badged 1, 2, 3... in order,
+loops the last move made are traced, and a legend draws the eight tile letters. The picture is drawn at twice its
+size and scaled down, which smooths the curves without an anti-aliasing library.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, PLAYER_COLOURS, font, to_png
+from rules.dragons import DragonsState
+from rules.dragons.tiles import COLOUR_NAMES, DIRECTIONS, LETTERS, REGIONS, Cell, Region
+
+Colour = tuple[int, int, int]
+Point = tuple[float, float]
+
+SCALE = 2
+RADIUS = 34 * SCALE
+LEGEND_RADIUS = 24 * SCALE
+MARGIN = 20 * SCALE
+HEADER = 44 * SCALE
+TILE_FILL = (62, 68, 82)
+TILE_LINE = (96, 102, 118)
+OPEN_LINE = (88, 94, 108)
+GAP_FILL = (84, 70, 30)
+WIN_LOOP = (70, 215, 235)
+SQRT3 = math.sqrt(3.0)
+
+
+def hex_centre(cell: Cell, radius: float, origin: Point) -> Point:
+    """Flat-topped axial layout (rules-notes D5, D7)."""
+    q, r = cell
+    return (origin[0] + 1.5 * radius * q, origin[1] + SQRT3 * radius * (r + q / 2))
+
+
+def corners(centre: Point, radius: float) -> list[Point]:
+    """Corner k sits between edge k and edge k+1 (edge 0 = N), at angle -60 + 60k degrees."""
+    x, y = centre
+    return [
+        (x + radius * math.cos(math.radians(-60 + 60 * k)), y + radius * math.sin(math.radians(-60 + 60 * k)))
+        for k in range(6)
+    ]
+
+
+def midpoint(centre: Point, radius: float, edge: int) -> Point:
+    apothem = radius * SQRT3 / 2
+    angle = math.radians(-90 + 60 * edge)
+    return (centre[0] + apothem * math.cos(angle), centre[1] + apothem * math.sin(angle))
+
+
+@dataclass(frozen=True)
+class Stroke:
+    """One piece of a band's centre line: an arc (centre, radius, start and end angles in degrees) or a segment
+    (``points``); ``tip`` gives the segment a round end (the old tiles' tail tips)."""
+
+    points: tuple[Point, ...] = ()
+    centre: Point = (0.0, 0.0)
+    radius: float = 0.0
+    angles: tuple[float, float] = (0.0, 0.0)
+    tip: bool = False
+
+
+def band_strokes(region: Region, centre: Point, radius: float) -> list[Stroke]:
+    """Centre lines of one band, each leaving its edge midpoint at right angles so that bands of neighbouring
+    tiles meet flush. A shoulder is a wide arc joining its outer two edges, centred on the neighbour beyond its
+    middle edge (a Tantrix curve), plus a stem to the middle edge; crossed tails are three spokes meeting in the
+    centre; a disjoint tail is a short stub with a round tip."""
+    edges = region.edges
+    if len(edges) == 1:
+        mid = midpoint(centre, radius, edges[0])
+        end = (mid[0] + (centre[0] - mid[0]) * 0.55, mid[1] + (centre[1] - mid[1]) * 0.55)
+        return [Stroke(points=(mid, end), tip=True)]
+    if set(edges) in ({0, 2, 4}, {1, 3, 5}):
+        return [Stroke(points=(midpoint(centre, radius, e), centre)) for e in edges]
+    middle = next(e for e in edges if (e - 1) % 6 in edges and (e + 1) % 6 in edges)
+    apothem = radius * SQRT3 / 2
+    theta = -90 + 60 * middle
+    ux, uy = math.cos(math.radians(theta)), math.sin(math.radians(theta))
+    far = (centre[0] + 2 * apothem * ux, centre[1] + 2 * apothem * uy)
+    inner = 2 * apothem - apothem * SQRT3
+    stem = (midpoint(centre, radius, middle), (centre[0] + inner * ux, centre[1] + inner * uy))
+    return [Stroke(centre=far, radius=apothem * SQRT3, angles=(theta + 150, theta + 210)), Stroke(points=stem)]
+
+
+def _stroke(draw: ImageDraw.ImageDraw, stroke: Stroke, colour: Colour, width: float) -> None:
+    if stroke.points:
+        draw.line(stroke.points, fill=colour, width=round(width))
+        if stroke.tip:
+            x, y = stroke.points[-1]
+            draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=colour)
+        return
+    x, y = stroke.centre
+    outer = stroke.radius + width / 2
+    draw.arc((x - outer, y - outer, x + outer, y + outer), *stroke.angles, fill=colour, width=round(width))
+
+
+def draw_band(draw: ImageDraw.ImageDraw, strokes: Sequence[Stroke], colour: int, width: float) -> None:
+    """Outline first, then the fill, so the band reads on the tile and crossings show which band is on top."""
+    fill, line = PLAYER_COLOURS[colour]
+    for stroke in strokes:
+        _stroke(draw, stroke, line, width * 1.4)
+    for stroke in strokes:
+        _stroke(draw, stroke, fill, width)
+    if len(strokes) == 3:
+        half = width * 0.6
+        draw.ellipse(
+            (
+                strokes[0].points[1][0] - half,
+                strokes[0].points[1][1] - half,
+                strokes[0].points[1][0] + half,
+                strokes[0].points[1][1] + half,
+            ),
+            fill=fill,
+        )
+
+
+def draw_tile(draw: ImageDraw.ImageDraw, placement: int, crossed: bool, centre: Point, radius: float) -> None:
+    draw.polygon(corners(centre, radius * 0.985), fill=TILE_FILL, outline=TILE_LINE, width=max(1, SCALE))
+    width = radius * 0.22
+    regions = REGIONS[crossed][placement]
+    for region in sorted(regions, key=lambda reg: reg.colour):
+        draw_band(draw, band_strokes(region, centre, radius), region.colour, width)
+
+
+class Layout:
+    """Where one state's cells go, in drawing pixels (``centre``) and in the final picture (``pixel``)."""
+
+    def __init__(self, state: DragonsState) -> None:
+        self.state = state
+        self.numbers = {} if state.is_over else {cell: i for i, cell in enumerate(state.positions(), 1)}
+        self.gaps = set() if state.is_over else set(state.gaps)
+        shown = set(state.tiles) | set(self.numbers) | self.gaps | {(0, 0)}
+        xs = [1.5 * RADIUS * q for q, _ in shown]
+        ys = [SQRT3 * RADIUS * (r + q / 2) for q, r in shown]
+        self.board_width = max(xs) - min(xs) + 2 * RADIUS
+        self.board_height = max(ys) - min(ys) + SQRT3 * RADIUS
+        legend_width = 8 * (LEGEND_RADIUS * 2.4) + 2 * MARGIN
+        self.width = int(max(self.board_width + 2 * MARGIN, legend_width, 560 * SCALE))
+        self.origin = (
+            (self.width - self.board_width) / 2 + RADIUS - min(xs),
+            HEADER + MARGIN + SQRT3 * RADIUS / 2 - min(ys),
+        )
+        self.board_bottom = HEADER + MARGIN + self.board_height
+        self.height = int(self.board_bottom + MARGIN + LEGEND_RADIUS * 2 + 40 * SCALE + 30 * SCALE)
+
+    def centre(self, cell: Cell) -> Point:
+        return hex_centre(cell, RADIUS, self.origin)
+
+    def pixel(self, cell: Cell, edge: int | None = None, inset: float = 0.0) -> tuple[int, int]:
+        """The final picture's pixel at a cell's centre, or at ``inset`` of the way from an edge's midpoint
+        towards the centre (where that edge's band is drawn)."""
+        x, y = self.centre(cell)
+        if edge is not None:
+            mx, my = midpoint((x, y), RADIUS, edge)
+            x, y = mx + (x - mx) * inset, my + (y - my) * inset
+        return (round(x / SCALE), round(y / SCALE))
+
+
+def render_png(state: DragonsState) -> bytes:
+    return to_png(render_image(state))
+
+
+def render_image(state: DragonsState) -> Image.Image:
+    canvas = Layout(state)
+    image = Image.new("RGB", (canvas.width, canvas.height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    _header(draw, state, canvas)
+    _open_cells(draw, state, canvas)
+    for cell, placement in state.tiles.items():
+        draw_tile(draw, placement, state.crossed, canvas.centre(cell), RADIUS)
+    _loops(draw, state, canvas)
+    _last_move(draw, state, canvas)
+    _legend(draw, state, canvas)
+    return image.reduce(SCALE)
+
+
+def _header(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -> None:
+    size = 17 * SCALE
+    outcome = state.outcome()
+    if outcome is not None:
+        status = f"Game over: {outcome.reason}"
+    else:
+        seat = state.turn
+        status = f"{COLOUR_NAMES[seat]} ({state.players[seat]}) to move"
+        if state.gap_owed:
+            status += " - a gap move is owed"
+    draw.text((MARGIN, MARGIN // 2), status, font=font(size), fill=FOREGROUND)
+    pool = f"Tiles left: {state.remaining}"
+    draw.text((canvas.width - MARGIN, MARGIN // 2), pool, font=font(size), fill=FOREGROUND, anchor="ra")
+    x = MARGIN
+    for seat, name in enumerate(state.players):
+        fill, line = PLAYER_COLOURS[seat]
+        y = MARGIN // 2 + 26 * SCALE
+        draw.rounded_rectangle(
+            (x, y, x + 22 * SCALE, y + 12 * SCALE), radius=5 * SCALE, fill=fill, outline=line, width=SCALE
+        )
+        label = f"{COLOUR_NAMES[seat]} {name}"
+        draw.text((x + 28 * SCALE, y + 6 * SCALE), label, font=font(13 * SCALE), fill=FOREGROUND, anchor="lm")
+        x += 28 * SCALE + draw.textlength(label, font=font(13 * SCALE)) + 18 * SCALE
+
+
+def _open_cells(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -> None:
+    numbers = canvas.numbers
+    for cell in set(numbers) | canvas.gaps:
+        centre = canvas.centre(cell)
+        if cell in canvas.gaps:
+            draw.polygon(corners(centre, RADIUS * 0.94), fill=GAP_FILL, outline=HIGHLIGHT, width=3 * SCALE)
+        elif cell in numbers:
+            draw.polygon(corners(centre, RADIUS * 0.94), outline=OPEN_LINE, width=SCALE)
+        if cell in numbers:
+            draw.text(centre, str(numbers[cell]), font=font(19 * SCALE), fill=FOREGROUND, anchor="mm")
+            _coordinates(draw, cell, centre)
+        if cell in canvas.gaps:
+            label = "gap"
+            draw.text((centre[0], centre[1] - RADIUS * 0.5), label, font=font(10 * SCALE), fill=HIGHLIGHT, anchor="mm")
+
+
+def _coordinates(draw: ImageDraw.ImageDraw, cell: Cell, centre: Point) -> None:
+    text = f"{cell[0]},{cell[1]}"
+    draw.text((centre[0], centre[1] + RADIUS * 0.62), text, font=font(9 * SCALE), fill=MUTED, anchor="mm")
+
+
+def _loops(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -> None:
+    for _, loop, won in state.loops:
+        points = _loop_points(loop, canvas)
+        colour = WIN_LOOP if won else MUTED
+        draw.line([*points, points[0]], fill=colour, width=(5 if won else 2) * SCALE, joint="curve")
+
+
+def _loop_points(loop: Sequence[Cell], canvas: Layout) -> list[Point]:
+    """The midpoints of the edges the loop crosses, in order: a trace that follows the bands."""
+    points = []
+    for i, cell in enumerate(loop):
+        other = loop[(i + 1) % len(loop)]
+        edge = DIRECTIONS.index((other[0] - cell[0], other[1] - cell[1]))
+        points.append(midpoint(canvas.centre(cell), RADIUS, edge))
+    return points
+
+
+def _last_move(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -> None:
+    if state.last is None:
+        return
+    order = [state.last["cell"], *(cell for cell, _ in state.last["autos"])]
+    for number, cell in enumerate(order, 1):
+        centre = canvas.centre(cell)
+        width = (4 if number == 1 else 2) * SCALE
+        draw.polygon(corners(centre, RADIUS * 0.97), outline=HIGHLIGHT, width=width)
+        x, y = corners(centre, RADIUS)[4]
+        badge = 9 * SCALE
+        x += badge * 1.1
+        draw.ellipse((x - badge, y - badge, x + badge, y + badge), fill=HIGHLIGHT, outline=BACKGROUND, width=SCALE)
+        draw.text((x, y), str(number), font=font(12 * SCALE), fill=BACKGROUND, anchor="mm")
+
+
+def _legend(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -> None:
+    y = canvas.board_bottom + MARGIN + LEGEND_RADIUS
+    step = LEGEND_RADIUS * 2.4
+    x0 = (canvas.width - step * 8) / 2 + step / 2
+    for placement, letter in enumerate(LETTERS):
+        centre = (x0 + step * placement, y)
+        draw_tile(draw, placement, state.crossed, centre, LEGEND_RADIUS)
+        draw.text(
+            (centre[0], y + LEGEND_RADIUS + 10 * SCALE), letter, font=font(15 * SCALE), fill=FOREGROUND, anchor="mm"
+        )
+    note = "type a letter and a position number, e.g. d3"
+    if state.last is not None:
+        autos = len(state.last["autos"])
+        note = (
+            "badges: 1 = last tile"
+            + (f", 2-{autos + 1} = its auto moves in order" if autos > 1 else ", 2 = its auto move" if autos else "")
+            + "; "
+            + note
+        )
+    draw.text((canvas.width / 2, y + LEGEND_RADIUS + 32 * SCALE), note, font=font(11 * SCALE), fill=MUTED, anchor="mm")
