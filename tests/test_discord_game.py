@@ -147,3 +147,23 @@ async def test_help_games_and_history_answer_privately(discord_world: World, tmp
     assert history.ephemeral and "1. alice: c3" in history.content
     assert nowhere.content.startswith("which game?")
     assert [c["value"] for c in suggestions] == [1]
+
+
+async def test_backgammon_manual_mode_brings_roll_and_double_buttons(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3"):
+        table = await start_game(w.fake, w.channel, "backgammon", [w.alice, w.bob])
+        mover = table.to_move()
+        assert mover is not None
+        waiting = w.bob if mover == w.alice else w.alice
+        manual = await w.fake.reply(await w.fake.slash(waiting, table.thread.id, "manual"))
+        choices = await w.fake.autocomplete(mover, table.thread.id, "move", {"move": ""}, "move")
+        turn = await table.move_and_wait(mover, choices[0]["value"])
+        buttons = [c.rsplit(":", 1)[1] for c in turn.custom_ids()]
+        rolled = await w.fake.reply(
+            await w.fake.click(waiting, turn, next(c for c in turn.custom_ids() if c.endswith(":roll")))
+        )
+        after = table.last_post()
+    assert manual.content.startswith("Done")
+    assert turn.pinged == [waiting] and buttons == ["greedy", "manual", "roll", "double"]
+    assert rolled.content.startswith("Done") and "roll" in after.content.lower()

@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.actions import Result
+from rules.base import GameError
 
 if TYPE_CHECKING:
     from bot.discord.client import PbmBot
 
 log = logging.getLogger("pbm.discord")
-#: words of legal moves shown as buttons on the turn message (Backgammon's dice and cube, Druid's pass/swap)
-ACTION_WORDS = ("roll", "double", "take", "drop", "pass", "swap")
+#: buttons on one turn message at most (two rows of five)
+MAX_BUTTONS = 10
 _CHALLENGE_LABELS = {"accept": "Accept", "decline": "Decline", "withdraw": "Withdraw"}
 _CHALLENGE_STYLES = {
     "accept": discord.ButtonStyle.success,
@@ -83,7 +84,7 @@ class ChallengeButton(
 class MoveButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pbm:m:(?P<game>\d+):(?P<number>\d+):(?P<word>[a-z]+)"
 ):
-    """A one-word move (roll, double, take, drop, pass, swap) as move ``number`` of a game."""
+    """A one-word command (roll, double, take, drop, greedy, manual, pass, swap) as move ``number`` of a game."""
 
     def __init__(self, game_id: int, number: int, word: str) -> None:
         self.game_id, self.number, self.word = game_id, number, word
@@ -114,19 +115,28 @@ def challenge_view(challenge_id: int) -> discord.ui.View:
     return view
 
 
-def move_view(result: Result) -> discord.ui.View | None:
-    """Buttons for the one-word legal moves of the player to move, or ``None`` when there are none."""
+def accepted_words(result: Result) -> list[str]:
+    """The game's one-word commands (``GameDef.extra_commands``: roll, double, take, drop, greedy, manual, pass,
+    swap) that the player to move could send now; the rules decide, by reading each word."""
     state = result.state
-    if state is None or state.is_over or result.game_id is None:
-        return None
-    words: list[str] = []
-    for move in state.legal_moves:
-        text = state.move_text(move)
-        if text in ACTION_WORDS and text not in words:
-            words.append(text)
-    if not words:
+    if state is None or state.is_over or state.to_move is None:
+        return []
+    words = []
+    for word in state.game.extra_commands:
+        try:
+            state.parse_move(word, state.to_move)
+        except GameError:
+            continue
+        words.append(word)
+    return words
+
+
+def move_view(result: Result) -> discord.ui.View | None:
+    """Buttons for the one-word commands the player to move can send, or ``None`` when there are none."""
+    words = accepted_words(result)
+    if not words or result.game_id is None or result.state is None:
         return None
     view = discord.ui.View(timeout=None)
-    for word in words[:5]:
-        view.add_item(MoveButton(result.game_id, state.ply + 1, word))
+    for word in words[:MAX_BUTTONS]:
+        view.add_item(MoveButton(result.game_id, result.state.ply + 1, word))
     return view

@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot.actions import Actions, Result
 from bot.config import Config
 from bot.discord.buttons import ChallengeButton, MoveButton
-from bot.discord.cog import GameCommands
+from bot.discord.cog import GameCommands, word_commands
 from bot.discord.front import Front, render_board
 from data.store import Store
 
@@ -77,6 +77,8 @@ class PbmBot(commands.Bot):
         self.front = Front(self, self.actions, self._render)
         self.games = GameCommands(self.actions, self.front)
         await self.add_cog(self.games)
+        for command in word_commands(self.games):
+            self.tree.add_command(command)
         self.add_dynamic_items(ChallengeButton, MoveButton)
         self.synced = await sync_if_changed(self, self._store, force=self.force_sync)
         self._sweeper = asyncio.create_task(self._sweep_forever())

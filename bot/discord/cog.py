@@ -53,7 +53,7 @@ class GameCommands(commands.Cog):
         channel_id = interaction.channel_id
         return None if channel_id is None else await self.actions.store.game_by_thread(channel_id)
 
-    async def _game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         player = await self.front.player_id(interaction.user)
         found = await self.actions.games(player, "active")
         choices = []
@@ -184,7 +184,7 @@ class GameCommands(commands.Cog):
     async def _move_game_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
-        return await self._game_choices(interaction, current)
+        return await self.game_choices(interaction, current)
 
     @app_commands.command(description="Resign a game")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -200,7 +200,7 @@ class GameCommands(commands.Cog):
     async def _resign_game_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
-        return await self._game_choices(interaction, current)
+        return await self.game_choices(interaction, current)
 
     # ---- looking -------------------------------------------------------------------------------------------
 
@@ -299,3 +299,30 @@ class GameCommands(commands.Cog):
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not report the failure to the user")
+
+
+def word_commands(cog: GameCommands) -> list[app_commands.Command[Any, Any, None]]:
+    """A slash command for every one-word game command (``/roll``, ``/double``, ``/take``, ``/drop``, ``/greedy``,
+    ``/manual``, ``/pass``, ``/swap``): the same as ``/move move:<word>``."""
+    games: dict[str, list[str]] = {}
+    for name in registry.names():
+        for word in registry.get(name).extra_commands:
+            games.setdefault(word, []).append(name.capitalize())
+    return [_word_command(cog, word, games[word]) for word in sorted(games)]
+
+
+def _word_command(cog: GameCommands, word: str, titles: list[str]) -> app_commands.Command[Any, Any, None]:
+    async def callback(interaction: discord.Interaction, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id = await cog.game_for(interaction, game)
+        if game_id is None:
+            await reply(interaction, f"which game? Give `game`, or use /{word} in the game's thread")
+            return
+        result = await cog.actions.move(game_id, await cog.front.player_id(interaction.user), word)
+        await cog.after_action(interaction, result)
+
+    command: app_commands.Command[Any, Any, None] = app_commands.Command(
+        name=word, description=f"{word.capitalize()} ({', '.join(titles)})", callback=callback
+    )
+    command.autocomplete("game")(cog.game_choices)
+    return command
