@@ -9,12 +9,19 @@ The loop measure lives in :func:`longest_loop` alone, so a different reading of 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules.dragons.tiles import DIRECTIONS, EDGE_REGION, REGIONS, Cell
 
 #: (cell, index of the region on that tile)
 Node = tuple[Cell, int]
+
+
+#: [crossed][placement][region]: (dq, dr, edge seen from the neighbour) for each edge the band reaches
+_REACH = tuple(
+    tuple(tuple(tuple((*DIRECTIONS[e], (e + 3) % 6) for e in region.edges) for region in regions) for regions in by_set)
+    for by_set in REGIONS
+)
 
 
 @dataclass(frozen=True)
@@ -25,6 +32,8 @@ class Dragon:
     nodes: tuple[Node, ...]
     links: int
     open_ends: int
+    #: node -> linked nodes, kept from the walk so the loop search does not look the links up again
+    adjacency: dict[Node, list[Node]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def holes(self) -> int:
@@ -47,6 +56,7 @@ class RegionGraph:
         self.tiles = tiles
         self.regions = REGIONS[crossed]
         self.edge_region = EDGE_REGION[crossed]
+        self.reach = _REACH[crossed]
 
     def colour(self, node: Node) -> int:
         return self.regions[self.tiles[node[0]]][node[1]].colour
@@ -57,38 +67,39 @@ class RegionGraph:
 
     def links(self, node: Node) -> tuple[list[Node], int]:
         """The linked nodes of ``node`` and its number of open ends."""
-        (q, r), index = node
+        cell, index = node
+        q, r = cell
         tiles = self.tiles
+        edge_region = self.edge_region
         out: list[Node] = []
         open_ends = 0
-        for edge in self.regions[tiles[node[0]]][index].edges:
-            dq, dr = DIRECTIONS[edge]
+        for dq, dr, facing in self.reach[tiles[cell]][index]:
             other = (q + dq, r + dr)
             placement = tiles.get(other)
             if placement is None:
                 open_ends += 1
             else:
-                out.append((other, self.edge_region[placement][(edge + 3) % 6]))
+                out.append((other, edge_region[placement][facing]))
         return out, open_ends
 
     def dragon(self, start: Node, seen: set[Node]) -> Dragon:
         """The dragon containing ``start``; adds its nodes to ``seen``."""
         seen.add(start)
         stack = [start]
-        nodes = []
+        adjacency: dict[Node, list[Node]] = {}
         degree_sum = 0
         open_ends = 0
         while stack:
             node = stack.pop()
-            nodes.append(node)
             linked, opened = self.links(node)
+            adjacency[node] = linked
             degree_sum += len(linked)
             open_ends += opened
             for other in linked:
                 if other not in seen:
                     seen.add(other)
                     stack.append(other)
-        return Dragon(self.colour(start), tuple(nodes), degree_sum // 2, open_ends)
+        return Dragon(self.colour(start), tuple(adjacency), degree_sum // 2, open_ends, adjacency)
 
     def dragons_through(self, cells: Iterable[Cell]) -> list[Dragon]:
         """Every dragon that has a band on one of ``cells`` (each once)."""
@@ -103,17 +114,30 @@ class RegionGraph:
     def all_dragons(self) -> list[Dragon]:
         return self.dragons_through(sorted(self.tiles))
 
-    def longest_loop(self, dragon: Dragon) -> list[Cell]:
-        """The cells of a longest simple cycle of ``dragon`` in cycle order ([] when it has no hole).
+    def longest_loop(self, dragon: Dragon, through: set[Cell] | None = None) -> list[Cell]:
+        """The cells of a longest simple cycle of ``dragon`` in cycle order ([] when it has no hole); with
+        ``through``, only cycles in blocks that hold a band on one of those cells (the loops a move can have made).
 
-        Dead ends are pruned first (cycles live in the 2-core); then every simple cycle is enumerated once per
-        direction from its lowest node. Bands have at most three links, and the loop rules end the game at the
-        first long loop, so the dragons searched stay small."""
+        A simple cycle lies inside one biconnected block, so the dragon is cut into blocks first and each block
+        is searched alone: a dragon strung from many small eyes joined at single bands (common, and with no long
+        loop yet) is then a row of tiny searches instead of one exponential one. Within a block every simple
+        cycle is enumerated once per direction from its lowest node; bands have at most three links, and the
+        loop rules end the game at the first long loop, so the blocks searched stay small."""
         if dragon.holes <= 0:
             return []
-        adjacency = {node: self.links(node)[0] for node in dragon.nodes}
-        _prune_to_core(adjacency)
-        return [node[0] for node in _longest_cycle(adjacency)]
+        adjacency = dragon.adjacency
+        if through is not None and not any(len(adjacency[n]) >= 2 for n in adjacency if n[0] in through):
+            return []
+        best: list[Node] = []
+        for block in _blocks(adjacency):
+            if through is not None and not any(node[0] in through for node in block):
+                continue
+            if len(block) > len(best):
+                sub = {node: [other for other in adjacency[node] if other in block] for node in block}
+                cycle = _longest_cycle(sub)
+                if len(cycle) > len(best):
+                    best = cycle
+        return [node[0] for node in best]
 
 
 def _longest_cycle(adjacency: dict[Node, list[Node]]) -> list[Node]:
@@ -139,15 +163,41 @@ def _longest_cycle(adjacency: dict[Node, list[Node]]) -> list[Node]:
     return best
 
 
-def _prune_to_core(adjacency: dict[Node, list[Node]]) -> None:
-    """Remove nodes of degree < 2 repeatedly, in place: no simple cycle passes through them."""
-    stack = [node for node, linked in adjacency.items() if len(linked) < 2]
-    while stack:
-        node = stack.pop()
-        if node not in adjacency:
+def _blocks(adjacency: dict[Node, list[Node]]) -> list[set[Node]]:
+    """The biconnected blocks of three or more nodes (Hopcroft-Tarjan with an edge stack, iterative)."""
+    order: dict[Node, int] = {}
+    low: dict[Node, int] = {}
+    blocks: list[set[Node]] = []
+    for root in adjacency:
+        if root in order:
             continue
-        for other in adjacency.pop(node):
-            if other in adjacency:
-                adjacency[other].remove(node)
-                if len(adjacency[other]) < 2:
-                    stack.append(other)
+        order[root] = low[root] = len(order)
+        edges: list[tuple[Node, Node]] = []
+        stack = [(root, None, iter(adjacency[root]))]
+        while stack:
+            node, parent, links = stack[-1]
+            child = next(links, None)
+            if child is None:
+                stack.pop()
+                if parent is not None:
+                    low[parent] = min(low[parent], low[node])
+                    if low[node] >= order[parent]:
+                        block: set[Node] = set()
+                        while True:
+                            a, b = edges.pop()
+                            block.update((a, b))
+                            if (a, b) == (parent, node):
+                                break
+                        if len(block) >= 3:
+                            blocks.append(block)
+                continue
+            if child == parent:
+                continue
+            if child not in order:
+                order[child] = low[child] = len(order)
+                edges.append((node, child))
+                stack.append((child, node, iter(adjacency[child])))
+            elif order[child] < order[node]:
+                edges.append((node, child))
+                low[node] = min(low[node], order[child])
+    return blocks

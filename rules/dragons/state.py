@@ -370,7 +370,7 @@ class DragonsState(GameState):
         graph = RegionGraph(self.tiles, self.crossed)
         dragons = graph.dragons_through(cells)
         if self.goal in LOOP_GOALS:
-            return self._judge_loops(graph, dragons)
+            return self._judge_loops(graph, dragons, cells)
         best = [max((d.holes for d in dragons if d.colour == c and self._complete(d)), default=-1) for c in (0, 1)]
         if self.goal == "end_single":
             if (best[0] >= 0) == (best[1] >= 0):
@@ -381,14 +381,17 @@ class DragonsState(GameState):
             return self._judge_most(graph, best)
         return self._compare(best, "a closed dragon with {} holes", "closed dragons with {} holes each")
 
-    def _judge_loops(self, graph: RegionGraph, dragons: list[Dragon]) -> Outcome | None:
+    def _judge_loops(self, graph: RegionGraph, dragons: list[Dragon], cells: list[Cell]) -> Outcome | None:
+        """Only loops the move made can be new winners, so only blocks holding a new tile are searched; with
+        -num_eyes above 1 an old long loop may start to count when its dragon gains a hole, so all are."""
         need = LOOP_GOALS[self.goal]
+        through = set(cells) if self.num_eyes <= 1 else None
         best: list[list[Cell]] = [[], []]
         found: list[tuple[int, list[Cell]]] = []
         for dragon in dragons:
             if dragon.holes < 1 or (self.goal == "loop_closed" and not dragon.closed):
                 continue
-            loop = graph.longest_loop(dragon)
+            loop = graph.longest_loop(dragon, through)
             found.append((dragon.colour, loop))
             wins = len(loop) >= need and dragon.holes >= self.num_eyes
             if wins and len(loop) > len(best[dragon.colour]):
