@@ -418,6 +418,7 @@ def test_json_round_trip_keeps_everything() -> None:
         lambda raw: raw["board"].__setitem__("remaining", 3),
         lambda raw: raw["board"].__setitem__("turn", 4),
         lambda raw: raw["board"]["tiles"][0].__setitem__(2, "q"),
+        lambda raw: raw["board"]["loops"].append([0, [[0, 0], [5, 5], [0, 1]], False]),
     ],
 )
 def test_damaged_json_is_refused(damage: object) -> None:

@@ -392,7 +392,8 @@ class DragonsState(GameState):
             if dragon.holes < 1 or (self.goal == "loop_closed" and not dragon.closed):
                 continue
             loop = graph.longest_loop(dragon, through)
-            found.append((dragon.colour, loop))
+            if loop:
+                found.append((dragon.colour, loop))
             wins = len(loop) >= need and dragon.holes >= self.num_eyes
             if wins and len(loop) > len(best[dragon.colour]):
                 best[dragon.colour] = loop
@@ -542,6 +543,10 @@ class DragonsState(GameState):
                 raise StateFormatError("the last move does not match the board")
             self.last = {"seat": int(raw["seat"]), "cell": cell, "placement": int(raw["placement"]), "autos": autos}
         self.loops = [(int(c), [(int(q), int(r)) for q, r in loop], bool(won)) for c, loop, won in data["loops"]]
+        for _, loop, _ in self.loops:
+            steps = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(loop, loop[1:] + loop[:1], strict=True)}
+            if len(loop) < 3 or not set(loop) <= set(self.tiles) or not steps <= set(DIRECTIONS):
+                raise StateFormatError("a recorded loop does not run through neighbouring tiles")
 
     def _refusal_on_load(self, cell: Cell, placement: int) -> bool:
         return cell in self.tiles or cell not in self.frontier or placement not in self.fits(cell)
