@@ -94,13 +94,21 @@ async def test_a_missing_permission_is_explained_and_the_board_posted_once_grant
     assert len(board) == 1 and board[0].pinged == [w.alice]
 
 
-async def test_a_thread_without_attach_files_gets_a_clear_message(discord_world: World, tmp_path: Path) -> None:
+async def test_a_refused_board_post_is_explained_and_posted_by_the_next_sweep(
+    discord_world: World, tmp_path: Path
+) -> None:
     w = discord_world
-    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3"):
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
         table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
         w.fake.fail(THREAD_POSTS, 403, 50013, times=1, channel_id=table.thread.id)
         reply = await table.move(w.alice, "c3")
+        posts_after_failure = len(w.fake.channel_log(table.thread.id))
+        await bot.sweep()
+        repost = table.last_post()
+        moved = await bot.actions.show(1)
     assert "permission" in reply.content and reply.content.startswith("Done")
+    assert moved.move_number == 1 and posts_after_failure == 1
+    assert "Druid: bob to move (move 2)" in repost.content and repost.pinged == [w.bob]
 
 
 async def test_an_injected_429_delays_but_does_not_lose_or_double_the_board(

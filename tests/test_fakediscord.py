@@ -45,6 +45,10 @@ class OpenThread(discord.ui.View):
             allowed_mentions=discord.AllowedMentions(users=[interaction.user]),
         )
 
+    @discord.ui.button(label="Mark read", custom_id="smoke:edit")
+    async def mark_read(self, interaction: discord.Interaction, _: discord.ui.Button[OpenThread]) -> None:
+        await interaction.response.edit_message(content=f"read by {interaction.user.name}", view=None)
+
     async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]) -> None:
         assert isinstance(interaction.client, SmokeBot)
         interaction.client.errors.append(error)
@@ -117,7 +121,7 @@ async def test_slash_reply_binds_the_view_and_the_click_opens_a_thread_with_a_fi
     async with running(bot, fake):
         interaction = await fake.slash(alice, discord_world.channel, "ping", {"word": "alpha"})
         reply = await fake.reply(interaction)
-        assert reply.content == "pong alpha" and reply.custom_ids() == ["smoke:thread"]
+        assert reply.content == "pong alpha" and reply.custom_ids() == ["smoke:thread", "smoke:edit"]
         assert interaction.response_type == 4
 
         click = await fake.click(alice, reply, "smoke:thread")
@@ -240,3 +244,14 @@ async def test_endpoints_are_restored_after_use(fake_discord: FakeDiscord) -> No
         assert discord.http.Route.BASE == outer == fake_discord.base_url
     finally:
         await other.stop()
+
+
+async def test_a_click_that_updates_its_message_edits_that_message(discord_world: World) -> None:
+    fake = discord_world.fake
+    async with running(SmokeBot(), fake):
+        first = await fake.reply(await fake.slash(discord_world.alice, discord_world.channel, "ping", {"word": "a"}))
+        second = await fake.reply(await fake.slash(discord_world.alice, discord_world.channel, "ping", {"word": "b"}))
+        click = await fake.acked(await fake.click(discord_world.bob, second, "smoke:edit"))
+    assert click.response_type == 7
+    assert (first.content, second.content) == ("pong a", "read by bob")
+    assert second.components == [] and second.pinged == []

@@ -3,7 +3,9 @@ repeats (challenge and accept, find the game thread, play a move, tell whose tur
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import statistics
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,11 +14,13 @@ from bot.actions import Result
 from bot.config import Config
 from bot.discord import PbmBot, create_bot
 from bot.discord.front import render_board
-from tests.fakediscord.records import Message, Thread
+from tests.fakediscord.records import Interaction, Message, Thread
 from tests.fakediscord.runner import running
 from tests.fakediscord.server import FakeDiscord
 
 SEED = 7
+#: moves of a Druid game on a 5x5 board, alternating from alice; used by the burst and latency measurements
+DRUID_MOVES = ("a1", "e5", "a2", "e4", "a3", "e3", "b1", "d5", "b2", "d4")
 
 
 def bot_config(fake: FakeDiscord, db_path: Path, **overrides: object) -> Config:
@@ -97,3 +101,69 @@ async def start_game(fake: FakeDiscord, channel: int, game: str, players: list[i
     )
     await fake.wait_for(lambda: fake.channel_log(thread.id), what="opening board")
     return Table(fake, channel, thread, players)
+
+
+@dataclass
+class Latency:
+    """Seconds from dispatching ``/move`` to its acknowledgement and to the board message in the thread."""
+
+    acks: list[float]
+    posts: list[float]
+
+    @property
+    def ack_median(self) -> float:
+        return statistics.median(self.acks)
+
+    @property
+    def post_median(self) -> float:
+        return statistics.median(self.posts)
+
+
+async def measure_moves(fake: FakeDiscord, table: Table, moves: int) -> Latency:
+    """Play ``moves`` moves of :data:`DRUID_MOVES` one after the other (the table must be a fresh 5x5 Druid game)
+    and time each acknowledgement and board post, as a player would see them."""
+    loop = asyncio.get_running_loop()
+    acks, posts = [], []
+    for index, text in enumerate(DRUID_MOVES[:moves]):
+        user = table.players[index % 2]
+        before = table.last_post().id
+        sent = loop.time()
+        interaction = await fake.slash(user, table.thread.id, "move", {"move": text})
+        await fake.next_message(table.thread.id, after=before, timeout=10)
+        posts.append(loop.time() - sent)
+        await fake.reply(interaction, timeout=10)
+        assert interaction.ack_latency is not None
+        acks.append(interaction.ack_latency)
+    return Latency(acks, posts)
+
+
+async def burst(
+    bot: PbmBot, fake: FakeDiscord, guild: int, channel: int, users: list[int], games: int, rounds: int
+) -> int:
+    """``games`` Druid games between ``users`` (ensured as players "alice" and "bob"), then ``rounds`` rounds in
+    which every game's next move is sent twice at once. Returns how many moves were applied; raises
+    ``AssertionError`` when a move was lost, applied twice, or posted other than once."""
+    for _ in range(games):
+        started = await bot.actions.challenge(
+            "druid", ["alice", "bob"], ["-size=5"], start=True, guild_id=guild, channel_id=channel
+        )
+        assert started.ok, started.message
+    for name, uid in zip(("alice", "bob"), users, strict=True):
+        await bot.actions.store.ensure_player(name, uid)
+    first_game = (started.game_id or 0) - games + 1
+    for number in range(1, rounds + 1):
+        text = f"{DRUID_MOVES[number - 1]}#{number}"
+        sent: list[Interaction] = []
+        for game in range(first_game, first_game + games):
+            for _ in range(2):
+                sent.append(await fake.slash(users[(number - 1) % 2], channel, "move", {"move": text, "game": game}))
+        replies = await asyncio.gather(*(fake.reply(i, timeout=60) for i in sent))
+        done = [r for r in replies if r.content.startswith("Done")]
+        assert len(done) == games, [r.content for r in replies if not r.content.startswith("Done")][:3]
+    threads = [t for t in fake.threads.values() if t.parent_id == channel]
+    await fake.wait_for(lambda: all(len(fake.channel_log(t.id)) >= rounds for t in threads), 60, "all boards")
+    for game in range(first_game, first_game + games):
+        history = await bot.actions.history(game)
+        assert [line.split(": ", 1)[1] for line in history.items] == list(DRUID_MOVES[:rounds]), history.items
+    assert all(len(fake.channel_log(t.id)) == rounds for t in threads)
+    return games * rounds

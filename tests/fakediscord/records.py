@@ -104,7 +104,8 @@ class CommandSync:
 class Interaction:
     """An interaction the fake dispatched and everything the bot answered to it. ``callbacks`` are the bodies
     posted to the callback route in order (Discord accepts only the first; later ones got 400), ``messages``
-    the messages the interaction produced (the original reply first, then followups). Times are loop times."""
+    the messages the interaction produced (the original reply first, then followups); ``clicked_id`` the message
+    whose button was pressed. Times are loop times."""
 
     id: int
     token: str
@@ -118,6 +119,7 @@ class Interaction:
     original_id: int | None = None
     messages: list[Message] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None
+    clicked_id: int | None = None
 
     @property
     def response_type(self) -> int | None:

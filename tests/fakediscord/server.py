@@ -437,6 +437,7 @@ class FakeDiscord:
             raise RuntimeError("no bot is connected to the fake gateway")
         iid = p.snowflake()
         record = Interaction(iid, secrets.token_urlsafe(24), kind, user_id, channel_id, data, self._now())
+        record.clicked_id = int(message["id"]) if message is not None else None
         self.interactions[iid] = record
         payload = self._interaction_payload(record, message)
         await session.dispatch("INTERACTION_CREATE", payload)
@@ -797,10 +798,10 @@ class FakeDiscord:
         raise ApiError(400, 50035, f"Invalid Form Body: unknown interaction callback type {kind}")
 
     def _clicked_message(self, record: Interaction) -> Message:
-        for message in self.messages.values():
-            if message.channel_id == record.channel_id and record.data.get("custom_id") in message.custom_ids():
-                return message
-        raise ApiError(400, 50035, "Invalid Form Body: this interaction has no message to update")
+        message = self.messages.get(record.clicked_id) if record.clicked_id is not None else None
+        if message is None or message.deleted:
+            raise ApiError(400, 50035, "Invalid Form Body: this interaction has no message to update")
+        return message
 
     async def _post_followup(self, request: web.Request) -> web.Response:
         record = self._interaction_by_token(request.match_info["token"])
