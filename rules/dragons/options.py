@@ -4,6 +4,16 @@ Option families that each answer one question may not be mixed (rules-notes D9):
 during play: the default loop of six, or one of -long_loop, -loop_closed, -end_first, -end_single, -end_most; or
 no win during play: -tantrix, -all_out_most_eyes), the tiebreak when the pool runs out (-tie_*), the tile set
 (-cross / -tails), the start tile (-start_joint / -start_tip) and the gap rule (-must_complete / -may_complete).
+-tie_* and -num_eyes do not mix with the goals that score the played-out pool (-tantrix, -all_out_most_eyes),
+and the loop-length goals need the crossed tiles, as the help file says.
+
+Readings where the help file is silent (rules-notes D9 is the frame): a "completed" dragon is a closed one (no open
+end) with at least -num_eyes holes, and -num_eyes also applies to the loop goals; when both players qualify in one
+move the longer loop (loop goals) or the dragon with more holes (-end_first) wins and equals draw; -end_most
+compares with every enemy dragon on the board; "largest" is the number of tile segments. With -may_complete a move
+whose placement or auto moves would give any empty cell a fourth closed side is refused, so the rules' "never
+more than three closed sides" holds there too. No band runs straight through a tile, so no loop has exactly five
+tiles and -long_loop plays like the default.
 """
 
 from __future__ import annotations
@@ -98,7 +108,8 @@ where the colours alternate. A new tile must touch the picture and every edge mu
 **Auto moves.** When a placement leaves an empty spot with three closed sides that only one shoulder fits, that \
 shoulder is dropped in at once, and the chain goes on as long as new spots like that appear. All of it counts as \
 your move. A spot whose three sides alternate fits only a tail: it is a **gap**, and the next player must fill a \
-gap before anything else (-may_complete lifts this). With one gap the server fills it for them.
+gap before anything else (-may_complete lifts this, but then no move may close a gap's fourth side). With one \
+gap the server fills it for them.
 
 **Winning.** Close a loop of your colour through six or more tiles. The check runs once your whole chain is \
 done; if both players close one, the longer loop wins and equal loops draw. An empty pool with no winner is a \

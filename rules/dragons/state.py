@@ -239,12 +239,6 @@ class DragonsState(GameState):
         trial._cascade(cell)
         return next((other for other in trial.frontier if trial.closed_sides(other) >= 4), None)
 
-    def position_number(self, cell: Cell) -> int | None:
-        cells = self.positions()
-        return cells.index(cell) + 1 if cell in cells else None
-
-    # ---- moves ---------------------------------------------------------------------------------------------
-
     @property
     def legal_moves(self) -> LegalMoves:
         return LegalMoves(self._generate, self._contains)
