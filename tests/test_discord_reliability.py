@@ -158,3 +158,16 @@ async def test_spectators_watch_by_mention_and_boards_are_shown_silently(discord
     assert sorted(turn.pinged) == sorted([w.bob, w.carol])
     assert quiet.pinged == [w.alice]
     assert board.pinged == [] and not board.ephemeral and "game 1 after move 1" in board.content
+
+
+async def test_a_challenge_in_a_channel_the_bot_cannot_post_in_is_withdrawn(
+    discord_world: World, tmp_path: Path
+) -> None:
+    w = discord_world
+    w.fake.deny(w.channel, "send_messages")
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
+        values = {"game": "druid", "opponent": w.bob}
+        reply = await w.fake.reply(await w.fake.slash(w.alice, w.channel, "challenge", values))
+        row = await bot.actions.store.load_challenge(1)
+    assert "Send Messages" in reply.content and reply.ephemeral
+    assert row.status == "cancelled" and w.fake.channel_log(w.channel) == []

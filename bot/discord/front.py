@@ -32,6 +32,7 @@ PERMISSION_NAMES = {
     "send_messages_in_threads": "Send Messages in Threads",
     "attach_files": "Attach Files",
     "send_messages": "Send Messages",
+    "send_messages_in_threads_or_attach_files": "Send Messages in Threads** or **Attach Files",
 }
 
 
@@ -62,23 +63,22 @@ class Front:
         self.store = actions.store
         self.render = render
         self._thread_locks: dict[int, asyncio.Lock] = {}
+        self._unposted_lock = asyncio.Lock()
+        self._watchers_lock = asyncio.Lock()
 
     # ---- identity ------------------------------------------------------------------------------------------
 
     async def player_id(self, user: discord.abc.User) -> str:
-        """The player a Discord user is: the id stored for them, else their username (unique on Discord), made
-        unique with the Discord id when a console player already holds that name."""
+        """The player a Discord user is: the id stored for them, else their username (unique on Discord). A
+        console player of that name without a Discord id becomes theirs, so console and Discord share games;
+        when another Discord user already holds the name, the Discord id is appended to keep ids unique."""
         known = await self.store.player_by_discord_id(user.id)
         if known is not None:
             return known
         name = user.name
-        owner = await self.store.discord_id_of(name)
-        if owner is not None and owner != user.id:
+        if await self.store.discord_id_of(name) is not None:
             name = f"{user.name}-{user.id}"
         await self.store.ensure_player(name, user.id)
-        if await self.store.discord_id_of(name) != user.id:
-            name = f"{user.name}-{user.id}"
-            await self.store.ensure_player(name, user.id)
         return name
 
     async def mentions(self, players: list[str]) -> list[discord.Object]:
@@ -237,12 +237,13 @@ class Front:
 
     async def set_watch(self, game_id: int, user_id: int, mode: str | None) -> None:
         """Subscribe (``mode`` "mention" or "dm") or unsubscribe (``None``) a spectator."""
-        watchers = await self._watchers(game_id)
-        if mode is None:
-            watchers.pop(str(user_id), None)
-        else:
-            watchers[str(user_id)] = mode
-        await self.store.set_meta(f"watchers:{game_id}", json.dumps(watchers))
+        async with self._watchers_lock:
+            watchers = await self._watchers(game_id)
+            if mode is None:
+                watchers.pop(str(user_id), None)
+            else:
+                watchers[str(user_id)] = mode
+            await self.store.set_meta(f"watchers:{game_id}", json.dumps(watchers))
 
     async def _watchers(self, game_id: int) -> dict[str, str]:
         raw = await self.store.get_meta(f"watchers:{game_id}")
@@ -266,15 +267,20 @@ class Front:
 
     def _describe(self, exc: discord.HTTPException, thread: discord.Thread) -> str:
         if isinstance(exc, discord.Forbidden) and exc.code == 50013:
-            needed = "attach_files" if self._can_send(thread) else "send_messages_in_threads"
-            return str(self._missing(exc, thread, needed))
+            return str(self._missing(exc, thread, self._lacking(thread)))
         log.error("posting in thread %s failed: %s %s", thread.id, exc.status, exc.text)
         return f"Discord refused the post ({exc.status}); the board will be posted again shortly"
 
     @staticmethod
-    def _can_send(thread: discord.Thread) -> bool:
-        perms = thread.permissions_for(thread.guild.me) if thread.guild.me else None
-        return perms is None or perms.send_messages_in_threads
+    def _lacking(thread: discord.Thread) -> str:
+        """Which permission a refused post most likely lacked, as far as the cached permissions tell."""
+        me = thread.guild.me
+        perms = thread.permissions_for(me) if me is not None else None
+        if perms is not None and not perms.send_messages_in_threads:
+            return "send_messages_in_threads"
+        if perms is not None and not perms.attach_files:
+            return "attach_files"
+        return "send_messages_in_threads_or_attach_files"
 
     async def _failed(self, result: Result, problems: list[str]) -> Posted:
         assert result.game_id is not None
@@ -283,20 +289,22 @@ class Front:
 
     async def mark_unposted(self, game_id: int) -> None:
         """Remember that a game's current board still has to be posted (see :meth:`repost_pending`)."""
-        pending = await self._unposted()
-        if game_id not in pending:
-            pending.append(game_id)
-            await self.store.set_meta(UNPOSTED_KEY, json.dumps(pending))
+        async with self._unposted_lock:
+            pending = await self._unposted()
+            if game_id not in pending:
+                pending.append(game_id)
+                await self.store.set_meta(UNPOSTED_KEY, json.dumps(pending))
 
     async def _unposted(self) -> list[int]:
         raw = await self.store.get_meta(UNPOSTED_KEY)
         return [int(g) for g in json.loads(raw)] if raw else []
 
     async def _clear_unposted(self, game_id: int) -> None:
-        pending = await self._unposted()
-        if game_id in pending:
-            pending.remove(game_id)
-            await self.store.set_meta(UNPOSTED_KEY, json.dumps(pending))
+        async with self._unposted_lock:
+            pending = await self._unposted()
+            if game_id in pending:
+                pending.remove(game_id)
+                await self.store.set_meta(UNPOSTED_KEY, json.dumps(pending))
 
     async def repost_pending(self) -> int:
         """Post the current board of every game whose last post failed; returns how many succeeded."""
