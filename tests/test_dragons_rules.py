@@ -385,7 +385,7 @@ def test_tantrix_scores_holes_doubled_when_closed_after_the_pool_is_played_out()
 def test_text_board_shows_tiles_numbers_last_move_gaps_and_pool() -> None:
     state, _ = play(["e@0,0", "b@0,1", "c@1,-1"])
     board = state.text_board()
-    assert board.splitlines()[:4] == ["    *c", "  e", "    !1", "  b"]
+    assert board.splitlines()[:5] == ["  0  1   <- q (r grows down a column)", "    *c", "  e", "    !1", "  b"]
     assert "Tiles left: 47" in board
     assert "Last move: O (al) c@1,-1" in board
     assert "Gaps owed (only a tail fits): 1,0" in board

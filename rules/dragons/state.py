@@ -472,7 +472,8 @@ class DragonsState(GameState):
         for cell, mark in marks.items():
             row, col = screen_key(cell)[0] - row0, 3 * (cell[0] - q0)
             grid[row][col : col + 3] = list(mark.rjust(3)[-3:])
-        return ["".join(row).rstrip() for row in grid]
+        header = "".join(str(q).rjust(3) for q in range(q0, q0 + width // 3)) + "   <- q (r grows down a column)"
+        return [header, *("".join(row).rstrip() for row in grid)]
 
     def _facts(self) -> list[str]:
         lines = [f"Tiles left: {self.remaining}"]
