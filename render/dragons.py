@@ -171,20 +171,20 @@ def render_png(state: DragonsState) -> bytes:
 
 
 def render_image(state: DragonsState) -> Image.Image:
-    canvas = Layout(state)
-    image = Image.new("RGB", (canvas.width, canvas.height), BACKGROUND)
+    layout = Layout(state)
+    image = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    _header(draw, state, canvas)
-    _open_cells(draw, state, canvas)
+    _header(draw, state, layout)
+    _open_cells(draw, state, layout)
     for cell, placement in state.tiles.items():
-        draw_tile(draw, placement, state.crossed, canvas.centre(cell), RADIUS)
-    _loops(draw, state, canvas)
-    _last_move(draw, state, canvas)
-    _legend(draw, state, canvas)
+        draw_tile(draw, placement, state.crossed, layout.centre(cell), RADIUS)
+    _loops(draw, state, layout)
+    _last_move(draw, state, layout)
+    _legend(draw, state, layout)
     return image.reduce(SCALE)
 
 
-def _header(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -> None:
+def _header(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
     size = 17 * SCALE
     outcome = state.outcome()
     if outcome is not None:
@@ -194,9 +194,9 @@ def _header(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -> N
         status = f"{COLOUR_NAMES[seat]} ({state.players[seat]}) to move"
         if state.gap_owed:
             status += " - a gap move is owed"
+    while size > 10 * SCALE and draw.textlength(status, font=font(size)) > layout.width - 2 * MARGIN:
+        size -= SCALE
     draw.text((MARGIN, MARGIN // 2), status, font=font(size), fill=FOREGROUND)
-    pool = f"Tiles left: {state.remaining}"
-    draw.text((canvas.width - MARGIN, MARGIN // 2), pool, font=font(size), fill=FOREGROUND, anchor="ra")
     x = MARGIN
     for seat, name in enumerate(state.players):
         fill, line = PLAYER_COLOURS[seat]
@@ -207,20 +207,23 @@ def _header(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -> N
         label = f"{COLOUR_NAMES[seat]} {name}"
         draw.text((x + 28 * SCALE, y + 6 * SCALE), label, font=font(13 * SCALE), fill=FOREGROUND, anchor="lm")
         x += 28 * SCALE + draw.textlength(label, font=font(13 * SCALE)) + 18 * SCALE
+    pool = f"Tiles left: {state.remaining}"
+    y = MARGIN // 2 + 32 * SCALE
+    draw.text((layout.width - MARGIN, y), pool, font=font(15 * SCALE), fill=FOREGROUND, anchor="rm")
 
 
-def _open_cells(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -> None:
-    numbers = canvas.numbers
-    for cell in set(numbers) | canvas.gaps:
-        centre = canvas.centre(cell)
-        if cell in canvas.gaps:
+def _open_cells(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
+    numbers = layout.numbers
+    for cell in set(numbers) | layout.gaps:
+        centre = layout.centre(cell)
+        if cell in layout.gaps:
             draw.polygon(corners(centre, RADIUS * 0.94), fill=GAP_FILL, outline=HIGHLIGHT, width=3 * SCALE)
         elif cell in numbers:
             draw.polygon(corners(centre, RADIUS * 0.94), outline=OPEN_LINE, width=SCALE)
         if cell in numbers:
             draw.text(centre, str(numbers[cell]), font=font(19 * SCALE), fill=FOREGROUND, anchor="mm")
             _coordinates(draw, cell, centre)
-        if cell in canvas.gaps:
+        if cell in layout.gaps:
             label = "gap"
             draw.text((centre[0], centre[1] - RADIUS * 0.5), label, font=font(10 * SCALE), fill=HIGHLIGHT, anchor="mm")
 
@@ -230,29 +233,29 @@ def _coordinates(draw: ImageDraw.ImageDraw, cell: Cell, centre: Point) -> None:
     draw.text((centre[0], centre[1] + RADIUS * 0.62), text, font=font(9 * SCALE), fill=MUTED, anchor="mm")
 
 
-def _loops(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -> None:
+def _loops(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
     for _, loop, won in state.loops:
-        points = _loop_points(loop, canvas)
+        points = _loop_points(loop, layout)
         colour = WIN_LOOP if won else MUTED
         draw.line([*points, points[0]], fill=colour, width=(5 if won else 2) * SCALE, joint="curve")
 
 
-def _loop_points(loop: Sequence[Cell], canvas: Layout) -> list[Point]:
+def _loop_points(loop: Sequence[Cell], layout: Layout) -> list[Point]:
     """The midpoints of the edges the loop crosses, in order: a trace that follows the bands."""
     points = []
     for i, cell in enumerate(loop):
         other = loop[(i + 1) % len(loop)]
         edge = DIRECTIONS.index((other[0] - cell[0], other[1] - cell[1]))
-        points.append(midpoint(canvas.centre(cell), RADIUS, edge))
+        points.append(midpoint(layout.centre(cell), RADIUS, edge))
     return points
 
 
-def _last_move(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -> None:
+def _last_move(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
     if state.last is None:
         return
     order = [state.last["cell"], *(cell for cell, _ in state.last["autos"])]
     for number, cell in enumerate(order, 1):
-        centre = canvas.centre(cell)
+        centre = layout.centre(cell)
         width = (4 if number == 1 else 2) * SCALE
         draw.polygon(corners(centre, RADIUS * 0.97), outline=HIGHLIGHT, width=width)
         x, y = corners(centre, RADIUS)[4]
@@ -262,10 +265,10 @@ def _last_move(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -
         draw.text((x, y), str(number), font=font(12 * SCALE), fill=BACKGROUND, anchor="mm")
 
 
-def _legend(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -> None:
-    y = canvas.board_bottom + MARGIN + LEGEND_RADIUS
+def _legend(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
+    y = layout.board_bottom + MARGIN + LEGEND_RADIUS
     step = LEGEND_RADIUS * 2.4
-    x0 = (canvas.width - step * 8) / 2 + step / 2
+    x0 = (layout.width - step * 8) / 2 + step / 2
     for placement, letter in enumerate(LETTERS):
         centre = (x0 + step * placement, y)
         draw_tile(draw, placement, state.crossed, centre, LEGEND_RADIUS)
@@ -281,4 +284,4 @@ def _legend(draw: ImageDraw.ImageDraw, state: DragonsState, canvas: Layout) -> N
             + "; "
             + note
         )
-    draw.text((canvas.width / 2, y + LEGEND_RADIUS + 32 * SCALE), note, font=font(11 * SCALE), fill=MUTED, anchor="mm")
+    draw.text((layout.width / 2, y + LEGEND_RADIUS + 32 * SCALE), note, font=font(11 * SCALE), fill=MUTED, anchor="mm")
