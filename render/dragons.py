@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -124,6 +125,19 @@ def draw_band(draw: ImageDraw.ImageDraw, strokes: Sequence[Stroke], colour: int,
         )
 
 
+def paste_tile(image: Image.Image, placement: int, crossed: bool, centre: Point, radius: int) -> None:
+    """Stamp a cached picture of the tile: a board repeats the same 8 tiles, and pasting beats redrawing arcs."""
+    sprite = _sprite(placement, crossed, radius)
+    image.paste(sprite, (round(centre[0]) - radius, round(centre[1]) - radius), sprite)
+
+
+@lru_cache(maxsize=64)
+def _sprite(placement: int, crossed: bool, radius: int) -> Image.Image:
+    sprite = Image.new("RGBA", (2 * radius + 1, 2 * radius + 1), (0, 0, 0, 0))
+    draw_tile(ImageDraw.Draw(sprite), placement, crossed, (radius, radius), radius)
+    return sprite
+
+
 def draw_tile(draw: ImageDraw.ImageDraw, placement: int, crossed: bool, centre: Point, radius: float) -> None:
     draw.polygon(corners(centre, radius * 0.985), fill=TILE_FILL, outline=TILE_LINE, width=max(1, SCALE))
     width = radius * 0.22
@@ -177,10 +191,10 @@ def render_image(state: DragonsState) -> Image.Image:
     _header(draw, state, layout)
     _open_cells(draw, state, layout)
     for cell, placement in state.tiles.items():
-        draw_tile(draw, placement, state.crossed, layout.centre(cell), RADIUS)
+        paste_tile(image, placement, state.crossed, layout.centre(cell), RADIUS)
     _loops(draw, state, layout)
     _last_move(draw, state, layout)
-    _legend(draw, state, layout)
+    _legend(image, draw, state, layout)
     return image.reduce(SCALE)
 
 
@@ -265,13 +279,13 @@ def _last_move(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -
         draw.text((x, y), str(number), font=font(12 * SCALE), fill=BACKGROUND, anchor="mm")
 
 
-def _legend(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
+def _legend(image: Image.Image, draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
     y = layout.board_bottom + MARGIN + LEGEND_RADIUS
     step = LEGEND_RADIUS * 2.4
     x0 = (layout.width - step * 8) / 2 + step / 2
     for placement, letter in enumerate(LETTERS):
         centre = (x0 + step * placement, y)
-        draw_tile(draw, placement, state.crossed, centre, LEGEND_RADIUS)
+        paste_tile(image, placement, state.crossed, centre, LEGEND_RADIUS)
         draw.text(
             (centre[0], y + LEGEND_RADIUS + 10 * SCALE), letter, font=font(15 * SCALE), fill=FOREGROUND, anchor="mm"
         )
