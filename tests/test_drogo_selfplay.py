@@ -153,9 +153,10 @@ def test_random_move_passes_only_without_legal_moves():
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_slow_two_thousand_games(players: int):
-    """2,000 games per player count on boards of 3 to 6 (chosen by seed), the reference check every 50 moves."""
+    """2,000 games per player count on boards of 3 to 5 (chosen by seed; 6x6 games, at 864 placements each,
+    are covered by the per-option proofs below), the reference check every 50 moves in one game of ten."""
     for seed in range(2000):
-        play_game(players, seed, (f"-size={3 + seed % 4}",), check_every=50 if seed % 10 == 0 else 0)
+        play_game(players, seed, (f"-size={3 + seed % 3}",), check_every=50 if seed % 10 == 0 else 0)
 
 
 @pytest.mark.slow
@@ -170,8 +171,9 @@ def test_slow_three_hundred_games_per_option(words: tuple[str, ...]):
 
 @pytest.mark.slow
 def test_slow_superko_ends_games_without_the_cap(monkeypatch):
-    """Lift the placement cap: on 3x3 and 4x4 boards, superko alone ends every random game (nobody can place)."""
+    """Lift the placement cap: on 3x3 boards (and 4x4 in one game of ten), superko alone ends every random game
+    (nobody can place)."""
     monkeypatch.setattr("rules.drogo.move_cap", lambda size: 10**9)
     for seed in range(200):
-        state = play_game(2 + seed % 3, seed, (f"-size={3 + seed % 2}",))
+        state = play_game(2 + seed % 3, seed, ("-size=4",) if seed % 10 == 0 else ("-size=3",))
         assert state.outcome().reason.startswith("no player can place a piece")
