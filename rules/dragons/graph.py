@@ -147,6 +147,8 @@ def _longest_cycle(adjacency: dict[Node, list[Node]]) -> list[Node]:
     def extend(path: list[Node], on_path: set[Node]) -> None:
         nonlocal best
         start, floor = path[0], rank[path[0]]
+        if len(best) == len(rank) - floor:
+            return
         for other in adjacency[path[-1]]:
             if other == start:
                 if len(path) >= 3 and len(path) > len(best):
@@ -158,7 +160,9 @@ def _longest_cycle(adjacency: dict[Node, list[Node]]) -> list[Node]:
                 path.pop()
                 on_path.discard(other)
 
-    for start in rank:
+    for start, index in rank.items():
+        if len(best) >= len(rank) - index:
+            break  # cycles from here on use only the nodes ranked above: none can be longer
         extend([start], {start})
     return best
 
