@@ -255,3 +255,16 @@ async def test_a_click_that_updates_its_message_edits_that_message(discord_world
     assert click.response_type == 7
     assert (first.content, second.content) == ("pong a", "read by bob")
     assert second.components == [] and second.pinged == []
+
+
+async def test_a_delayed_callback_route_makes_a_prompt_reply_arrive_too_late(discord_world: World) -> None:
+    fake = discord_world.fake
+    fake.interaction_deadline = 0.2
+    fake.delay("POST /interactions/{interaction_id}/{token}/callback", 0.3, times=1)
+    bot = SmokeBot()
+    async with running(bot, fake):
+        late = await fake.slash(discord_world.alice, discord_world.channel, "ping", {"word": "late"})
+        await fake.wait_for(lambda: bot.errors, what="bot error")
+        prompt = await fake.reply(await fake.slash(discord_world.alice, discord_world.channel, "ping", {"word": "ok"}))
+    assert isinstance(bot.errors[0], discord.NotFound) and late.callbacks == []
+    assert prompt.content == "pong ok"
