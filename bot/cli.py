@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -75,10 +76,14 @@ async def _console_session(args: argparse.Namespace, lines: Sequence[str] | None
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command == "do":
-        return asyncio.run(_console_session(args, args.words))
-    if args.command == "console":
-        return asyncio.run(_console_session(args, None))
+    if args.command in ("do", "console"):
+        try:
+            return asyncio.run(_console_session(args, args.words if args.command == "do" else None))
+        except BrokenPipeError:
+            # The reader went away (``pbm do ... | head``): the command has run and is committed; say nothing
+            # more, and keep Python from complaining about stdout again at exit.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
     config = Config.from_env(token=args.token, db_path=args.db)
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)

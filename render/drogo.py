@@ -276,8 +276,8 @@ def _last_text(state: DrogoState) -> str:
     text = f"{who} played {cells}"
     captured = last["captured"]
     if captured:
-        pieces = sum(len(stack) for _, _, stack in captured)
-        text += f", capturing {len(captured)} stack{'s' if len(captured) > 1 else ''} ({pieces} pieces)"
+        stacks, pieces = len(captured), sum(len(stack) for _, _, stack in captured)
+        text += f", capturing {stacks} stack{'s' * (stacks != 1)} ({pieces} piece{'s' * (pieces != 1)})"
     return text
 
 
