@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bot.actions import Actions, Result, split_move_number
@@ -89,7 +89,8 @@ class Console:
 
     async def _dispatch(self, words: list[str]) -> tuple[Result, str | None]:
         if not words or words[0].lower() in ("help", "?"):
-            return self.actions.help(None), None
+            games = self.actions.help(None)
+            return replace(games, message=f"{USAGE}\n\n{games.message}"), None
         try:
             game = registry.get(words[0]).name
         except GameError as exc:

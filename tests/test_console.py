@@ -160,7 +160,9 @@ async def test_a_damaged_game_does_not_take_down_the_others(console: Console, tm
 async def test_help_lists_every_game_and_command(console: Console) -> None:
     text = render_text(await console.run("help"))
     for name in ("backgammon", "dragons", "druid", "drogo"):
-        assert name in text
+        assert f"\n{name}: " in text
+    for usage in ("<game> challenge [-options]", "<game> move <id> <user>", "<game> moves <id> [prefix]", "--as USER"):
+        assert usage in text
     druid = await run_ok(console, "druid help")
     assert "-size=n" in "\n".join(druid.result.items)
 
