@@ -488,7 +488,8 @@ class DrogoState(GameState):
         events = self._capture_events(seat, taken)
         self.turn = self.next_active(seat)
         if self.placements >= move_cap(self.size):
-            events.extend(self._end(f"the limit of {move_cap(self.size)} placements was reached"))
+            cap, n = move_cap(self.size), self.size
+            events.extend(self._end(f"the game has reached its limit of {cap} placements for a {n}x{n} board"))
         return events
 
     def _apply(self, seat: int, pieces: list[tuple[int, int]], verdict: _Verdict) -> list[tuple[int, list[int]]]:
@@ -736,9 +737,9 @@ or four players every other player is an enemy.
 **Ko.** A move may not bring back any earlier board position (superko); `-no_superko` turns this off.
 
 **End.** You cannot pass by choice; with no legal placement you pass automatically. When nobody can place, each \
-player scores the total height of the stacks they own: the highest wins, a tie for the top is a draw. Games also \
-stop and are scored after 4 x size^3 placements. A player who resigns leaves their stacks standing as enemy \
-stacks; they can still be captured.
+player scores the total height of the stacks they own: the highest wins, a tie for the top is a draw. A game \
+also stops, and is scored as it stands, after 4 x size^3 placements (864 on 6x6), superko or not. A player who \
+resigns leaves their stacks standing as enemy stacks; they can still be captured.
 
 Options: `-size=n` (3..12), `-single` (always one cube), `-in_place` (captured stacks turn to the capturer's colour \
 and stay), `-easy_free` (an empty point beside a stack at any level gives freedom), `-no_superko`.

@@ -9,7 +9,8 @@ import pytest
 
 from rules import registry
 from rules.base import IllegalMoveError, MoveSyntaxError, OptionError, StateFormatError
-from rules.drogo import GAME, DrogoState, Pass, Place
+from rules.drogo import GAME, DrogoState, Pass, Place, move_cap, random_move
+from rules.rng import Rng
 
 TWO = ["ann", "bob"]
 THREE = ["ann", "bob", "cy"]
@@ -278,13 +279,23 @@ def test_equal_highest_score_is_a_draw():
     assert "ann and bob tie on 32" in state.outcome().reason
 
 
-def test_move_cap_ends_and_scores(monkeypatch):
-    monkeypatch.setattr("rules.drogo.move_cap", lambda size: 3)
-    state = new("-no_superko")
-    events = play(state, "a1", "f6", "a1,a1")
-    assert events[-1].kind == "win"
-    assert state.outcome().reason.startswith("the limit of 3 placements was reached; ann wins on height")
-    assert state.outcome().scores == (3, 1)
+def test_move_cap_ends_a_game_without_superko_with_a_clear_message():
+    """Without superko two players can always place (every group needs an empty neighbour), so a random 3x3 game
+    runs into the cap of 4 x 3^3 = 108 placements, and the result says why it stopped."""
+    state = new("-size=3", "-no_superko")
+    rng = Rng(3)
+    events = []
+    while not state.is_over:
+        events = state.push(state.forced_move() or random_move(state, rng))
+    assert state.placements == move_cap(3) == 108
+    outcome = state.outcome()
+    scores = state.scores()
+    assert outcome.scores == scores
+    assert outcome.reason.startswith("the game has reached its limit of 108 placements for a 3x3 board; ")
+    assert f"ann (x) {scores[0]}, bob (o) {scores[1]}" in outcome.reason
+    assert events[-1].kind in ("win", "draw") and events[-1].text == outcome.reason
+    assert "after 4 x size^3 placements (864 on 6x6), superko or not" in GAME.help
+    assert move_cap(6) == 864 and move_cap(12) == 6912
 
 
 # ---- three and four players ----------------------------------------------------------------------------------
