@@ -378,6 +378,7 @@ class DruidState(GameState):
         )
 
     def _cell_name(self, text: str, name: str) -> str:
+        name = f"{name[0]}{int(name[1:])}"
         if name not in self.board.index:
             raise IllegalMoveError(text, f"{name.upper()} is off the board ({self.board.cell_range()})")
         return name
@@ -403,8 +404,10 @@ class DruidState(GameState):
     def _swap_problem(self) -> str | None:
         if len(self.players) != 2:
             return "swap is only offered in two-player games"
+        if self.ply == 0:
+            return "swap too early: swap is the second move, taking over the opening stone once it is placed"
         if self.ply != 1:
-            return "swap is only allowed as the second move of the game"
+            return "swap too late: swap is only allowed as the second move of the game"
         return None
 
     def _druid_on(self, cell: int) -> bool:
@@ -413,7 +416,7 @@ class DruidState(GameState):
     def _sarsen_problem(self, cell: int, seat: int, check_druids: bool = True) -> str | None:
         name = self.board.names[cell].upper()
         if check_druids and self._druid_on(cell):
-            return f"a druid stands on {name}: nothing can be placed on a druid"
+            return f"druid in the way: a druid stands on {name}, and nothing can be placed on a druid"
         owner = self.top[cell]
         if owner >= 0 and owner != seat:
             return (
@@ -433,7 +436,10 @@ class DruidState(GameState):
         if check_druids:
             for cell in (a, middle, b):
                 if self._druid_on(cell):
-                    return f"a druid stands on {names[cell].upper()}: nothing can be placed on a druid"
+                    return (
+                        f"druid in the way: a druid stands on {names[cell].upper()},"
+                        " and nothing can be placed on a druid"
+                    )
         h, hb, hm = self.height[a], self.height[b], self.height[middle]
         for cell in (a, b):
             if self.height[cell] == 0:
@@ -466,7 +472,11 @@ class DruidState(GameState):
             return f"{move.direction} is not a direction on this board (use {', '.join(self.board.dirs)})"
         here = self.druids[seat]
         if here is None:
-            return "you have no druid yet: it appears on your first stone on one of your own edges"
+            edges = " or the ".join(SIDE_NAMES[side] for side in self.goals[seat][0])
+            return (
+                f"you have no druid yet: it appears on your first stone on your own edge (the {edges});"
+                " stones elsewhere, even on another player's edge, do not bring it"
+            )
         there = self.board.step[here][self.board.dirs.index(move.direction)]
         name = self.board.names[here].upper()
         if there < 0:
