@@ -95,8 +95,9 @@ def test_refusals_say_why() -> None:
     state = position(START_X, START_O, (6, 5))
     cases = {
         "24-18": "you must use both dice: 24-18 then 18-13 is possible",
-        "13-8,13-9": "13-9: no die or sum of dice you have left (6) moves that far",
-        "13-7,13-7": "13-7: no die or sum of dice you have left (5) moves that far",
+        "13-8,13-9": "13-9: that is a move of 4, and no die or sum of the dice you have left (6) makes 4",
+        "13-7,13-7": "13-7: that is a move of 6, and no die or sum of the dice you have left (5) makes 6",
+        "13-1": "that is a move of 12, and no die or sum of the dice you have left (6-5) makes 12",
         "5-H,6-H": "5-H: you have no checker on 5",
         "6-H,8-3": "6-H: you can bear off only when all 15 of your checkers are in your home board",
         "13-19,8-3": "13-19: that is the wrong direction for your checkers",
@@ -105,7 +106,7 @@ def test_refusals_say_why() -> None:
         "22": "a lone point means entering from the bar or bearing off",
         "13:4,8:3": "13:4: there is no 4 left to play (dice 6-5)",
         "roll": "your dice are already rolled (6-5): play them",
-        "double": "you can double only before rolling, in manual mode",
+        "double": "you can double only before rolling, in manual mode: send manual to turn it on",
         "no move": "you can play 6-5",
     }
     for text, reason in cases.items():
@@ -117,19 +118,45 @@ def test_refusals_say_why() -> None:
 
 def test_not_notation_at_all() -> None:
     state = position(START_X, START_O, (6, 5))
+    before = state.to_json()
     for text, reason in {
-        "hello": "not backgammon move notation",
-        "25-20": "'25' is not a point",
-        "13-7,": None,
-        "2x3x13-7": "not a point",
-        "13:9": "after ':' comes the die to use, 1 to 6",
+        "hello": "hello: this is not backgammon move notation",
+        "25-20": "25-20: '25' is not a point: use 1 to 24, B for the bar or H for home",
+        "0-3": "'0' is not a point",
+        "13-": "13-: a point is missing: write from-to, like 13-7",
+        "13--10": "a point is missing",
+        "bar-": "bar-: a point is missing",
+        "(2)": "a point is missing",
+        "2x3x13-7": "a repeat count is 2, 3 or 4 before the move, like 2x13-10",
+        "5x13-10": "5x13-10: a repeat count is 2, 3 or 4",
+        "13-10(5)": "13-10(5): a repeat count in brackets is 2, 3 or 4 after a move, like 13-10(2)",
+        "2x13-10(2)": "give the repeat count once",
+        "13:9": "13:9: after ':' comes the die to use, 1 to 6",
+        "13-7,13:0": "13-7,13:0: 13:0: after ':' comes the die to use",
+        "24/18 13-7;": "not backgammon move notation",
         "": "no move given",
         "1-2,3-4,5-6,7-8,9-10": "at most four steps",
     }.items():
-        if reason is None:
-            continue
-        with pytest.raises(MoveSyntaxError, match=reason):
+        with pytest.raises(MoveSyntaxError) as caught:
             state.parse_move(text)
+        assert reason in str(caught.value), (text, str(caught.value))
+        assert "expected a list like 13-7,8-7 or 13/7 8/7, with B for the bar and H for home (off)" in str(caught.value)
+    assert state.to_json() == before
+
+
+def test_a_double_refused_after_rolling_says_what_stands_in_the_way() -> None:
+    state = position(START_X, START_O, (6, 5))
+    state.manual = [True, True]
+    with pytest.raises(IllegalMoveError, match="you can double only before rolling, and your dice are already rolled"):
+        state.parse_move("double")
+    state.cube, state.cube_owner = 2, 1
+    with pytest.raises(
+        IllegalMoveError, match="bob owns the cube: you can double only when it is in the middle or yours"
+    ):
+        state.parse_move("double")
+    state.cube, state.cube_owner = 64, 0
+    with pytest.raises(IllegalMoveError, match="the cube is already at 64, its highest value"):
+        state.parse_move("double")
 
 
 def test_moves_out_of_turn_are_refused_but_modes_are_not() -> None:

@@ -326,7 +326,7 @@ class BackgammonState(GameState):
         if word in COMMANDS[:4]:
             reasons = {
                 "roll": f"your dice are already rolled ({dice_text(self.dice)}): play them",
-                "double": "you can double only before rolling, in manual mode",
+                "double": self._why_no_double(self.turn),
             }
             raise IllegalMoveError(text, reasons.get(word, "no double has been offered to you"))
         if word in ("no move", "pass"):
@@ -358,6 +358,17 @@ class BackgammonState(GameState):
             raise IllegalMoveError(text, f"{dice_text(self.dice)} cannot be played at all: send no move")
         best = max(readings, key=lambda reading: len(reading.steps))
         raise IllegalMoveError(text, self._why_not_maximal(board, best, plays))
+
+    def _why_no_double(self, seat: int) -> str:
+        """Why ``seat``, whose dice are rolled, could not double at the start of this turn."""
+        if self.cube_owner is not None and self.cube_owner != seat:
+            owner = self.name(self.cube_owner)
+            return f"{owner} owns the cube: you can double only when it is in the middle or yours"
+        if self.cube >= MAX_CUBE:
+            return f"the cube is already at {MAX_CUBE}, its highest value"
+        if not self.manual[seat]:
+            return "you can double only before rolling, in manual mode: send manual to turn it on for your next turn"
+        return "you can double only before rolling, and your dice are already rolled"
 
     def _reading_board(self, colour: int) -> Board:
         opponent = self.name(self.seat_of_colour(1 - colour))

@@ -27,7 +27,7 @@ OFF_POINT = "H"
 
 _REPEAT_PREFIX = re.compile(r"^([234])[x*](?=.)")
 _REPEAT_SUFFIX = re.compile(r"\(([234])\)$")
-_EXPECTED = "a list like 13-7,8-7 or 13/7 8/7 (B = bar, H = home/off)"
+_EXPECTED = "a list like 13-7,8-7 or 13/7 8/7, with B for the bar and H for home (off)"
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,8 @@ class Segment:
     text: str = ""
 
 
-def _point(raw: str, text: str) -> int | str:
+def _point(raw: str, text: str, label: str) -> int | str:
+    """One written point; ``label`` names the item in the message when the text has several."""
     raw = raw.rstrip("*")
     if raw == "b":
         return BAR_POINT
@@ -49,30 +50,39 @@ def _point(raw: str, text: str) -> int | str:
         return OFF_POINT
     if raw.isdigit() and 1 <= int(raw) <= 24:
         return int(raw)
-    raise MoveSyntaxError(
-        text, f"{raw or 'nothing'!r} is not a point: use 1 to 24, B for the bar or H for home", _EXPECTED
-    )
+    if not raw:
+        reason = "a point is missing: write from-to, like 13-7, or one point from the bar or to bear off"
+    elif re.fullmatch(r"\d*[x*]\d*", raw):
+        reason = "a repeat count is 2, 3 or 4 before the move, like 2x13-10, or after it, like 13-10(2)"
+    else:
+        reason = f"{raw!r} is not a point: use 1 to 24, B for the bar or H for home"
+    raise MoveSyntaxError(text, f"{label}{reason}", _EXPECTED)
 
 
-def _item(token: str, text: str) -> list[Segment]:
-    """One comma/space separated item, with its repeat count expanded."""
+def _item(token: str, text: str, alone: bool) -> list[Segment]:
+    """One comma/space separated item, with its repeat count expanded; messages name the item unless ``alone``."""
+    label = "" if alone else f"{token}: "
     repeat = 1
     body = token
     if match := _REPEAT_PREFIX.match(body):
         repeat, body = int(match.group(1)), body[match.end() :]
     if match := _REPEAT_SUFFIX.search(body):
         if repeat != 1:
-            raise MoveSyntaxError(text, f"{token}: give the repeat count once", _EXPECTED)
+            raise MoveSyntaxError(text, f"{label}give the repeat count once", _EXPECTED)
         repeat, body = int(match.group(1)), body[: match.start()]
+    if "(" in body or ")" in body:
+        raise MoveSyntaxError(
+            text, f"{label}a repeat count in brackets is 2, 3 or 4 after a move, like 13-10(2)", _EXPECTED
+        )
     if ":" in body:
         src, _, die = body.partition(":")
         die = die.rstrip("*")
         if not (die.isdigit() and 1 <= int(die) <= 6):
-            raise MoveSyntaxError(text, f"{token}: after ':' comes the die to use, 1 to 6", _EXPECTED)
-        segment = Segment("die", (_point(src, text),), int(die), body)
+            raise MoveSyntaxError(text, f"{label}after ':' comes the die to use, 1 to 6", _EXPECTED)
+        segment = Segment("die", (_point(src, text, label),), int(die), body)
         return [segment] * repeat
     parts = re.split(r"[-/]", body)
-    points = tuple(_point(part, text) for part in parts)
+    points = tuple(_point(part, text, label) for part in parts)
     if len(points) == 1:
         return [Segment("lone", points, text=body)] * repeat
     segments = [Segment("path", (a, b), text=f"{a}-{b}") for a, b in pairwise(points)]
@@ -86,10 +96,10 @@ def tokenize(text: str) -> list[Segment]:
         raise MoveSyntaxError(text, "no move given", _EXPECTED)
     if re.search(r"[^0-9bhx*:/\-(),\s]", cleaned):
         raise MoveSyntaxError(text, "this is not backgammon move notation", _EXPECTED)
+    tokens = [token for token in re.split(r"[,\s]+", cleaned) if token]
     segments: list[Segment] = []
-    for token in re.split(r"[,\s]+", cleaned):
-        if token:
-            segments.extend(_item(token, text))
+    for token in tokens:
+        segments.extend(_item(token, text, len(tokens) == 1))
     if len(segments) > 4:
         raise MoveSyntaxError(text, "a turn has at most four steps (four only with doubles)", _EXPECTED)
     return segments
@@ -216,7 +226,13 @@ class _Search:
                 return
             orders = [order for order in _die_orders(dice) if _reaches(order, src - dest, dest == OFF)]
             if not orders:
-                self.fail(index, f"{label}no die or sum of dice you have left ({_dice_text(dice)}) moves that far")
+                distance = src - dest
+                left = f"no die or sum of the dice you have left ({_dice_text(dice)})"
+                if dest == OFF:
+                    reason = f"bearing off from {self.board.name(src)} takes {distance} or more, and {left} is enough"
+                else:
+                    reason = f"that is a move of {distance}, and {left} makes {distance}"
+                self.fail(index, f"{label}{reason}")
                 return
         walked_with = 0
         for order in orders:
