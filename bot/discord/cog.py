@@ -32,13 +32,23 @@ async def reply(interaction: discord.Interaction, text: str, *, file_name: str =
     await interaction.followup.send(text[:200] + " …", file=data, ephemeral=True)
 
 
+async def refuse_publicly_deferred(interaction: discord.Interaction, text: str) -> None:
+    """A mistake answered privately after a public defer: the public "thinking" message is removed and the
+    answer goes only to the user (a followup's ephemeral flag only counts once the original is gone)."""
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException as exc:
+        log.warning("could not remove the public placeholder of a refused command: %s", exc)
+    await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+
 def listing(result: Result) -> str:
     """A result's message followed by its items, one per line."""
     return "\n".join([result.message, *result.items])
 
 
 class GameCommands(commands.Cog):
-    """/challenge, /move, /board, /resign, /history, /games, /help, /notify, /watch, /unwatch."""
+    """/challenge, /move, /board, /resign, /history, /games, /moves, /help, /notify, /watch, /unwatch."""
 
     def __init__(self, actions: Actions, front: Front) -> None:
         self.actions = actions
@@ -210,11 +220,11 @@ class GameCommands(commands.Cog):
         await interaction.response.defer(thinking=True)
         game_id = await self.game_for(interaction, game)
         if game_id is None:
-            await interaction.followup.send("which game? Give `game`, or use /board in the game's thread")
+            await refuse_publicly_deferred(interaction, "which game? Give `game`, or use /board in the game's thread")
             return
         result = await self.actions.show(game_id, at)
         if not result.ok:
-            await interaction.followup.send(result.message)
+            await refuse_publicly_deferred(interaction, result.message)
             return
         file, text_board = await self.front.board_file(result)
         content = result.message + (f"\n{text_board}" if text_board else "")
@@ -232,13 +242,35 @@ class GameCommands(commands.Cog):
         await reply(interaction, listing(await self.actions.history(game_id)), file_name=f"game-{game_id}.txt")
 
     @app_commands.command(description="List games: yours, a member's, or those waiting for a move")
-    @app_commands.describe(player="whose games (default: yours)", waiting="only games waiting for their move")
+    @app_commands.describe(
+        player="whose games (default: yours)",
+        waiting="only games waiting for their move",
+        finished="finished and cancelled games instead of running ones",
+    )
     async def games(
-        self, interaction: discord.Interaction, player: discord.Member | None = None, waiting: bool = False
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member | None = None,
+        waiting: bool = False,
+        finished: bool = False,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if waiting and finished:
+            await reply(interaction, "choose `waiting` or `finished`, not both: finished games wait for nobody")
+            return
         who = await self.front.player_id(player or interaction.user)
-        await reply(interaction, listing(await self.actions.games(who, "next" if waiting else "active")))
+        which = "inactive" if finished else "next" if waiting else "active"
+        await reply(interaction, listing(await self.actions.games(who, which)))
+
+    @app_commands.command(description="The legal moves of a game's current position")
+    @app_commands.describe(game="game id (implied in its thread)", prefix="only moves starting with this")
+    async def moves(self, interaction: discord.Interaction, game: int | None = None, prefix: str = "") -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id = await self.game_for(interaction, game)
+        if game_id is None:
+            await reply(interaction, "which game? Give `game`, or use /moves in the game's thread")
+            return
+        await reply(interaction, listing(await self.actions.moves(game_id, prefix)), file_name=f"moves-{game_id}.txt")
 
     @app_commands.command(name="help", description="Rules and move notation of a game")
     @app_commands.choices(game=GAME_CHOICES)
@@ -282,7 +314,9 @@ class GameCommands(commands.Cog):
     @app_commands.command(description="Stop following a game")
     async def unwatch(self, interaction: discord.Interaction, game: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.front.set_watch(game, interaction.user.id, None)
+        if not await self.front.set_watch(game, interaction.user.id, None):
+            await reply(interaction, f"you are not watching game {game}; nothing to stop")
+            return
         await reply(interaction, f"You no longer watch game {game}.")
 
     async def cog_app_command_error(

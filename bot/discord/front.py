@@ -235,15 +235,18 @@ class Front:
             log.warning("DM to user %s failed: %s", user_id, exc)
         return True
 
-    async def set_watch(self, game_id: int, user_id: int, mode: str | None) -> None:
-        """Subscribe (``mode`` "mention" or "dm") or unsubscribe (``None``) a spectator."""
+    async def set_watch(self, game_id: int, user_id: int, mode: str | None) -> bool:
+        """Subscribe (``mode`` "mention" or "dm") or unsubscribe (``None``) a spectator; ``False`` when there
+        was nothing to unsubscribe."""
         async with self._watchers_lock:
             watchers = await self._watchers(game_id)
             if mode is None:
-                watchers.pop(str(user_id), None)
+                if watchers.pop(str(user_id), None) is None:
+                    return False
             else:
                 watchers[str(user_id)] = mode
             await self.store.set_meta(f"watchers:{game_id}", json.dumps(watchers))
+            return True
 
     async def _watchers(self, game_id: int) -> dict[str, str]:
         raw = await self.store.get_meta(f"watchers:{game_id}")

@@ -176,15 +176,15 @@ class FakeDiscord:
         await self._dispatch_all("CHANNEL_CREATE", self.channels[cid])
         return cid
 
-    async def add_member(self, guild_id: int, name: str) -> int:
-        """A new user who is a member of ``guild_id``; returns the user id."""
-        uid = self._new_user(name)
+    async def add_member(self, guild_id: int, name: str, *, bot: bool = False) -> int:
+        """A new user who is a member of ``guild_id`` (another bot with ``bot=True``); returns the user id."""
+        uid = self._new_user(name, bot=bot)
         self.guilds[guild_id].members[uid] = p.member(self.users[uid], joined=p.iso_now())
         return uid
 
-    def _new_user(self, name: str) -> int:
+    def _new_user(self, name: str, *, bot: bool = False) -> int:
         uid = p.snowflake()
-        self.users[uid] = p.user(uid, name)
+        self.users[uid] = p.user(uid, name, bot=bot)
         return uid
 
     # ---------------------------------------------------------------------------------------------- fault knobs
@@ -809,7 +809,7 @@ class FakeDiscord:
             raise ApiError(404, 10015, "Unknown Webhook")
         body, files = await self._read_body(request)
         original = self.messages.get(record.original_id) if record.original_id else None
-        if original is not None and original.loading:
+        if original is not None and original.loading and not original.deleted:
             self._edit(original, body, files)
         else:
             original = self._store_message(record.channel_id, body, files, record=record, pings=True)
