@@ -9,6 +9,7 @@ and crossed out on the map.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,6 +27,7 @@ MAP_EMPTY = (58, 62, 72)
 MARGIN = 28
 HEADER = 58
 FOOTER = 30
+FOOTER_FONT = 15
 #: room for four players' names in the header on the smallest board
 MIN_WIDTH = 680
 
@@ -110,7 +112,8 @@ def render_png(state: DrogoState) -> bytes:
     view_h = 2 * n * half + half + 24
     map_w = n * cell
     width = max(MIN_WIDTH, MARGIN + view_w + MARGIN + 24 + map_w + 24 + MARGIN)
-    height = HEADER + max(view_h, n * cell + 40) + FOOTER + 12
+    footer = footer_lines(state, width - 2 * MARGIN)
+    height = HEADER + max(view_h, n * cell + 40) + FOOTER * len(footer) + 12
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     _draw_header(draw, state, width)
@@ -122,7 +125,7 @@ def render_png(state: DrogoState) -> bytes:
     map_x = MARGIN + view_w + MARGIN + 24
     map_y = HEADER + (view_h - n * cell) / 2
     _draw_map(draw, state, (map_x, map_y), cell)
-    _draw_footer(draw, state, height)
+    _draw_footer(draw, footer, height)
     return to_png(image)
 
 
@@ -145,11 +148,43 @@ def _placed_cubes(state: DrogoState) -> set[tuple[int, int, int]]:
     return {tuple(piece) for piece in (state.last or {}).get("placed", [])}
 
 
+def _blocked(heights: list[int], n: int, x: float, y: float, z: float) -> bool:
+    """Whether the point (x, y, z) is hidden by a stack nearer the viewer. Every point on the line
+    (x - t, y - t, z + t), t > 0, projects to the same pixel, so the point is hidden exactly when that line runs
+    through a cube: through a cell whose stack is taller than the line's height where it enters the cell."""
+    t = 0.0
+    while True:
+        col, row = math.floor(x - t), math.floor(y - t)
+        if col < 0 or row < 0:
+            return False
+        if col < n and row < n and heights[row * n + col] > z + t + 1e-9:
+            return True
+        # the next cell boundary the line crosses
+        t = min(x - t - col, y - t - row) + t + 1e-9
+
+
+def label_hidden(heights: list[int], n: int, col: int, row: int, half_w: float, half_h: float) -> bool:
+    """Whether any part of a label centred on the top face of the stack on (col, row) would be covered by a
+    stack in front of it. ``half_w`` and ``half_h`` are the label's half sizes on screen, in units of the view's
+    ``half``. Nine points of the label's box are tested (corners, edge middles, centre); a partly covered label is
+    left out rather than drawn cut, since the flat map beside the view gives every height anyway."""
+    z = heights[row * n + col]
+    for dx in (-half_w, 0.0, half_w):
+        for dy in (-half_h, 0.0, half_h):
+            # screen offset (dx, dy) at height z: x - y = dx and x + y = -2 dy (screen y grows downwards)
+            x = col + 0.5 + (dx - 2 * dy) / 2
+            y = row + 0.5 + (-dx - 2 * dy) / 2
+            if _blocked(heights, n, x, y, z):
+                return True
+    return False
+
+
 def _draw_stacks(draw: ImageDraw.ImageDraw, view: _View, state: DrogoState) -> None:
     """Paint stacks from the far corner to a1, each from the ground up, skipping faces a neighbour hides."""
     n = state.size
     placed = _placed_cubes(state)
     size = max(10, int(view.half * 0.62))
+    heights = [len(stack) for stack in state.stacks]
     for depth in range(2 * n - 2, -1, -1):
         for col in range(max(0, depth - n + 1), min(n, depth + 1)):
             row = depth - col
@@ -175,8 +210,10 @@ def _draw_stacks(draw: ImageDraw.ImageDraw, view: _View, state: DrogoState) -> N
                 mark = (col, row, len(stack) - 1) in placed
                 face = view.top(col, row, len(stack))
                 draw.polygon(face, fill=fill, outline=HIGHLIGHT if mark else outline, width=3 if mark else 1)
-                centre = view.point(col + 0.5, row + 0.5, len(stack))
-                _label(draw, centre, str(len(stack)), size, _ink(fill))
+                text = str(len(stack))
+                _, half_w, half_h = _stamp(text, size)
+                if not label_hidden(heights, n, col, row, half_w / view.half, half_h / view.half):
+                    _label(draw, view.point(col + 0.5, row + 0.5, len(stack)), text, size, _ink(fill))
 
 
 def _draw_captured(draw: ImageDraw.ImageDraw, view: _View, state: DrogoState) -> None:
@@ -253,7 +290,8 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DrogoState, width: int) -> No
     for seat, name in enumerate(state.players):
         fill, outline = PLAYER_COLOURS[seat]
         draw.rectangle([x, 16, x + 18, 34], fill=fill, outline=outline)
-        label = f"{COLOURS[seat]} {name[:14]}  {scores[seat]}"
+        short = name if len(name) <= 14 else name[:13] + "…"
+        label = f"{COLOURS[seat]} {short}  {scores[seat]}"
         if seat in state.resigned:
             label += " (resigned)"
         draw.text((x + 26, 25), label, font=font(17), fill=FOREGROUND, anchor="lm")
@@ -281,7 +319,33 @@ def _last_text(state: DrogoState) -> str:
     return text
 
 
-def _draw_footer(draw: ImageDraw.ImageDraw, state: DrogoState, height: int) -> None:
+def footer_lines(state: DrogoState, room: float) -> list[str]:
+    """The line(s) under the board: the result once the game is over, else the last move. A result too wide for
+    ``room`` pixels (four long names with their scores) breaks after its "; " parts, then between words, so it
+    is never cut off."""
     outcome = state.outcome()
     text = outcome.reason if outcome is not None else _last_text(state)
-    draw.text((MARGIN, height - 12 - FOOTER / 2), text[:110], font=font(15), fill=FOREGROUND, anchor="lm")
+    face = font(FOOTER_FONT)
+    if face.getlength(text) <= room:
+        return [text]
+    parts = text.split("; ")
+    lines: list[str] = []
+    for index, part in enumerate(parts):
+        if index < len(parts) - 1:
+            part += ";"
+        line = ""
+        for word in part.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if line and face.getlength(candidate) > room:
+                lines.append(line)
+                candidate = word
+            line = candidate
+        lines.append(line)
+    return lines
+
+
+def _draw_footer(draw: ImageDraw.ImageDraw, lines: list[str], height: int) -> None:
+    top = height - 12 - FOOTER * len(lines)
+    for index, line in enumerate(lines):
+        y = top + FOOTER * index + FOOTER / 2
+        draw.text((MARGIN, y), line, font=font(FOOTER_FONT), fill=FOREGROUND, anchor="lm")

@@ -8,8 +8,8 @@ import io
 import pytest
 from PIL import Image
 
-from render.common import HIGHLIGHT
-from render.drogo import render_png
+from render.common import HIGHLIGHT, font
+from render.drogo import FOOTER, FOOTER_FONT, _blocked, footer_lines, label_hidden, render_png
 from rules.drogo import GAME, DrogoState, random_move
 from rules.rng import Rng
 
@@ -67,3 +67,60 @@ def test_last_placement_and_captures_are_highlighted():
     marked = highlight_pixels(picture(quiet))
     assert marked > 100
     assert highlight_pixels(picture(capture)) > 3 * marked
+
+
+def test_labels_behind_taller_stacks_are_left_out():
+    """A height label is drawn only where no stack in front covers any part of it: b2 sits straight behind a1
+    (seen from the a1 corner), so a tall a1 hides b2's label and a low a1 does not."""
+    n = 4
+
+    def heights(**stacks: int) -> list[int]:
+        board = [0] * (n * n)
+        for name, height in stacks.items():
+            board[(int(name[1]) - 1) * n + ord(name[0]) - ord("a")] = height
+        return board
+
+    half_w, half_h = 0.3, 0.25
+    assert label_hidden(heights(a1=3, b2=1), n, 1, 1, half_w, half_h)
+    assert not label_hidden(heights(a1=1, b2=1), n, 1, 1, half_w, half_h)
+    assert not label_hidden(heights(a1=3, b2=1), n, 0, 0, half_w, half_h)
+    # two cells behind and one level lower than a tall stack: still hidden; far to the side: not
+    assert label_hidden(heights(a1=4, c3=2), n, 2, 2, half_w, half_h)
+    assert not label_hidden(heights(a1=4, d1=1), n, 3, 0, half_w, half_h)
+
+
+def test_blocked_agrees_with_walking_the_line_of_sight():
+    """The exact cell-by-cell test against a plain walk along the line of sight in steps of 1/2000."""
+    rng = Rng(11)
+    n = 5
+    for _ in range(20):
+        heights = [rng.below(n + 1) for _ in range(n * n)]
+        for _ in range(25):
+            # off the 0.01 grid by 0.003 and 0.007: every stretch between cell borders is longer than a step
+            x, y = rng.below(500) / 100 + 0.003, rng.below(500) / 100 + 0.007
+            z = rng.below(n + 1)
+            walked = any(
+                0 <= int(x - t) < n
+                and 0 <= int(y - t) < n
+                and x - t >= 0
+                and y - t >= 0
+                and heights[int(y - t) * n + int(x - t)] > z + t
+                for t in (k / 2000 for k in range(2 * n * 2000))
+            )
+            assert _blocked(heights, n, x, y, z) == walked, (heights, x, y, z)
+
+
+def test_a_long_result_wraps_instead_of_being_cut():
+    names = ["annabelle-the-great", "bob-from-accounting", "cynthia-of-the-hills", "dimitri-the-third"]
+    rows = ["xxxx oooo yyyy zzzz"] * 4
+    state = DrogoState.from_rows(GAME.parse_options(["-size=4"], 4), names, rows)
+    while not state.is_over:
+        state.push(state.forced_move())
+    reason = state.outcome().reason
+    assert reason.startswith("no player can place a piece; draw")
+    lines = footer_lines(state, 700)
+    assert len(lines) >= 2 and " ".join(lines) == reason
+    assert all(font(FOOTER_FONT).getlength(line) <= 700 for line in lines)
+    assert footer_lines(state, 10_000) == [reason]
+    short = picture(played(2, (), 10))
+    assert picture(state).height >= short.height + FOOTER
