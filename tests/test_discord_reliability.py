@@ -100,7 +100,7 @@ async def test_a_refused_board_post_is_explained_and_posted_by_the_next_sweep(
     w = discord_world
     async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
         table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
-        w.fake.fail(THREAD_POSTS, 403, 50013, times=1, channel_id=table.thread.id)
+        w.fake.fail(THREAD_POSTS, 403, 50013, times=2, channel_id=table.thread.id)
         reply = await table.move(w.alice, "c3")
         posts_after_failure = len(w.fake.channel_log(table.thread.id))
         await bot.sweep()
@@ -171,3 +171,26 @@ async def test_a_challenge_in_a_channel_the_bot_cannot_post_in_is_withdrawn(
         row = await bot.actions.store.load_challenge(1)
     assert "Send Messages" in reply.content and reply.ephemeral
     assert row.status == "cancelled" and w.fake.channel_log(w.channel) == []
+
+
+async def test_without_attach_files_the_turn_goes_out_with_a_text_board(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        w.fake.deny(w.channel, "attach_files")
+        reply = await table.move(w.alice, "c3")
+        turn = table.last_post()
+        await bot.sweep()
+        w.fake.deny(w.channel, "send_messages_in_threads")
+        refused = await table.move(w.bob, "d4")
+        posts = len(w.fake.channel_log(table.thread.id))
+        w.fake.allow(w.channel)
+        await bot.sweep()
+        repost = table.last_post()
+    assert reply.content.startswith("Done") and "**Attach Files**" in reply.content
+    assert "alice played c3" in turn.content and "```" in turn.content and turn.attachments == []
+    assert turn.pinged == [w.bob] and turn.id != repost.id
+    assert "**Send Messages in Threads**" in refused.content and posts == 2
+    assert "Druid: alice to move (move 3)" in repost.content and [a.filename for a in repost.attachments] == [
+        "druid-1.png"
+    ]

@@ -191,16 +191,35 @@ class Front:
         if mention_watchers:
             content += "\n-# watching: " + " ".join(f"<@{u.id}>" for u in mention_watchers)
         file, text_board = await self.board_file(result)
-        if text_board:
-            content += "\n" + text_board
+        mentions = discord.AllowedMentions(users=pinged + mention_watchers, everyone=False, roles=False)
+        silent = not pinged and not mention_watchers
         try:
             message = await thread.send(
-                content[:2000],
+                (content + (f"\n{text_board}" if text_board else ""))[:2000],
                 file=file or discord.utils.MISSING,
                 view=move_view(result) or discord.utils.MISSING,
-                allowed_mentions=discord.AllowedMentions(users=pinged + mention_watchers, everyone=False, roles=False),
-                silent=not pinged and not mention_watchers,
+                allowed_mentions=mentions,
+                silent=silent,
             )
+        except discord.Forbidden as exc:
+            if file is None or exc.code != 50013:
+                return await self._failed(result, [self._describe(exc, thread)])
+            # Perhaps only the picture is refused (Attach Files): the turn still goes out, with the board as text.
+            text = result.board_text() or ""
+            try:
+                message = await thread.send(
+                    (content + (f"\n```\n{text[:1800]}\n```" if text else ""))[:2000],
+                    view=move_view(result) or discord.utils.MISSING,
+                    allowed_mentions=mentions,
+                    silent=silent,
+                )
+            except discord.Forbidden as again:
+                lacking = "send_messages_in_threads" if again.code == 50013 else None
+                problem = str(self._missing(again, thread, lacking)) if lacking else self._describe(again, thread)
+                return await self._failed(result, [problem])
+            except discord.HTTPException as again:
+                return await self._failed(result, [self._describe(again, thread)])
+            problems.append(str(self._missing(exc, thread, "attach_files")) + "; the board is shown as text meanwhile")
         except discord.HTTPException as exc:
             return await self._failed(result, [self._describe(exc, thread)])
         await self._clear_unposted(result.game_id)
