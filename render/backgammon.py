@@ -42,6 +42,7 @@ POINT_LIGHT = (214, 190, 142)
 #: checker fill and rim per colour: X dark, O light
 CHECKERS = {EKS: ((44, 46, 54), (150, 155, 165)), OHS: ((238, 236, 226), (90, 90, 90))}
 HIT_MARK = (255, 90, 90)
+CUBE_FACE = (245, 240, 220)
 
 
 def _column(point: int) -> tuple[int, bool]:
@@ -147,7 +148,7 @@ def _dice_and_cube(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
         None if state.cube_owner is None else state.colour[state.cube_owner]
     ]
     cube_x = MARGIN + CUBE_W // 2 - 6
-    draw.rounded_rectangle((cube_x - 20, cube_y - 20, cube_x + 20, cube_y + 20), radius=6, fill=(245, 240, 220))
+    draw.rounded_rectangle((cube_x - 20, cube_y - 20, cube_x + 20, cube_y + 20), radius=6, fill=CUBE_FACE)
     centred_text(draw, (cube_x, cube_y), str(state.cube), 20, (20, 20, 20))
 
 

@@ -1,4 +1,5 @@
-"""The board picture: a valid opaque PNG for the start, a crowded end position and a position after a hit."""
+"""The board picture: a valid opaque PNG, fast and small, and what it shows (stack counts, cube, trays, dice, the
+last play and its hit) checked by its pixels; its colours keep their contrast on both Discord themes."""
 
 from __future__ import annotations
 
@@ -7,8 +8,30 @@ import time
 
 from PIL import Image
 
-from render.backgammon import HEIGHT, WIDTH, render_png
-from rules.backgammon import GAME, BackgammonState
+from render.backgammon import (
+    BOARD_H,
+    BOARD_W,
+    BOARD_X,
+    BOARD_Y,
+    CHECKER,
+    CHECKERS,
+    CUBE_FACE,
+    FELT,
+    FRAME,
+    HALF_H,
+    HEIGHT,
+    POINT_DARK,
+    POINT_LIGHT,
+    TRAY_W,
+    WIDTH,
+    _slot_centre,
+    render_png,
+)
+from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED
+from rules.backgammon import EKS, GAME, OHS, BackgammonState
+
+START_X = {1: 2, 12: 5, 17: 3, 19: 5}
+START_O = {24: 2, 13: 5, 8: 3, 6: 5}
 
 
 def decode(data: bytes) -> Image.Image:
@@ -45,6 +68,11 @@ def test_the_last_play_and_its_hit_are_drawn() -> None:
     # the hit mark is red over point 4, in the bottom right quarter
     box = (WIDTH // 2, HEIGHT // 2, WIDTH, HEIGHT)
     assert red_pixels(after.crop(box)) > 50 and red_pixels(before.crop(box)) == 0
+    # a dashed ring where the checker left (1) and a full ring round where it arrived (18); 12 is not marked
+    for point, level, marked in ((1, 0, True), (18, 0, True), (12, 4, False)):
+        ring = pixels(after, around(_slot_centre(point, level), CHECKER // 2 + 2), HIGHLIGHT, 30)
+        assert (ring > 40) == marked, (point, ring)
+        assert pixels(before, around(_slot_centre(point, level), CHECKER // 2 + 2), HIGHLIGHT, 30) == 0
 
 
 def red_pixels(image: Image.Image) -> int:
@@ -56,3 +84,114 @@ def test_a_finished_game_renders() -> None:
     state.push(state.parse_move("2-H,1-H"))
     assert state.is_over
     decode(render_png(state))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# What the picture shows, checked by its pixels
+
+
+def pixels(image: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int], slack: int = 12) -> int:
+    """How many pixels in ``box`` are within ``slack`` of ``colour`` on every channel."""
+    counts = image.crop(box).getcolors(1 << 20)
+    return sum(n for n, rgb in counts if all(abs(a - b) <= slack for a, b in zip(rgb, colour, strict=True)))
+
+
+def picture(state: BackgammonState) -> Image.Image:
+    return decode(render_png(state)).convert("RGB")
+
+
+def around(centre: tuple[int, int], radius: int) -> tuple[int, int, int, int]:
+    x, y = centre
+    return (x - radius, y - radius, x + radius, y + radius)
+
+
+LABEL_INK = CHECKERS[OHS][0]  # a count on a dark X checker is written in the light colour
+
+
+def test_a_stack_above_five_shows_its_count_on_the_fifth_checker() -> None:
+    def label_ink(count: int) -> int:
+        state = BackgammonState.from_points(["alice", "bob"], {24: count, 1: 15 - count}, {6: 15}, (3, 1))
+        return pixels(picture(state), around(_slot_centre(24, 4), 9), LABEL_INK)
+
+    assert label_ink(5) == 0
+    six, seven = label_ink(6), label_ink(7)
+    assert six > 8 and seven > 8
+    state6 = BackgammonState.from_points(["alice", "bob"], {24: 6, 1: 9}, {6: 15}, (3, 1))
+    state7 = BackgammonState.from_points(["alice", "bob"], {24: 7, 1: 8}, {6: 15}, (3, 1))
+    box = around(_slot_centre(24, 4), 9)
+    assert picture(state6).crop(box).tobytes() != picture(state7).crop(box).tobytes()  # "6" and "7" differ
+
+
+def test_the_cube_sits_in_the_middle_or_on_its_owners_side() -> None:
+    def cube_rows(owner_colour: int | None) -> tuple[int, int, int]:
+        state = BackgammonState.from_points(["alice", "bob"], START_X, START_O, (3, 1))
+        if owner_colour is not None:
+            state.cube, state.cube_owner = 2, state.seat_of_colour(owner_colour)
+        image = picture(state)
+        left = (0, 0, BOARD_X, HEIGHT)
+        top = pixels(image, (0, BOARD_Y, BOARD_X, BOARD_Y + BOARD_H // 3), CUBE_FACE, 4)
+        bottom = pixels(image, (0, BOARD_Y + 2 * BOARD_H // 3, BOARD_X, BOARD_Y + BOARD_H), CUBE_FACE, 4)
+        return top, pixels(image, left, CUBE_FACE, 4) - top - bottom, bottom
+
+    top, middle, bottom = cube_rows(None)
+    assert middle > 500 and top == bottom == 0
+    top, middle, bottom = cube_rows(EKS)  # X plays towards the top right
+    assert top > 500 and middle == bottom == 0
+    top, middle, bottom = cube_rows(OHS)
+    assert bottom > 500 and top == middle == 0
+
+
+def test_borne_off_checkers_fill_their_owners_tray() -> None:
+    def tray_ink(off: int) -> tuple[int, int]:
+        state = BackgammonState.from_points(["alice", "bob"], {24: 15 - off}, {1: 15 - off}, (3, 1))
+        image = picture(state)
+        left = BOARD_X + BOARD_W + 8
+        top_tray = (left, BOARD_Y, left + TRAY_W - 14, BOARD_Y + HALF_H)
+        bottom_tray = (left, BOARD_Y + BOARD_H - HALF_H, left + TRAY_W - 14, BOARD_Y + BOARD_H)
+        return pixels(image, top_tray, CHECKERS[EKS][0], 4), pixels(image, bottom_tray, CHECKERS[OHS][0], 4)
+
+    assert tray_ink(0) == (0, 0)
+    x3, o3 = tray_ink(3)
+    x12, o12 = tray_ink(12)
+    assert 0 < x3 < x12 and 0 < o3 < o12
+    assert abs(x12 - 4 * x3) < x3 and abs(o12 - 4 * o3) < o3
+
+
+def test_the_dice_are_drawn_only_when_a_play_is_due() -> None:
+    die_face = (250, 250, 250)
+    state = BackgammonState.from_points(["alice", "bob"], START_X, START_O, (3, 1))
+    middle = (BOARD_X, BOARD_Y + BOARD_H // 2 - 25, BOARD_X + BOARD_W, BOARD_Y + BOARD_H // 2 + 25)
+    assert pixels(picture(state), middle, die_face, 3) > 1500
+    state.manual[1] = True
+    state.push(state.parse_move("8-5,6-5"))
+    assert state.phase == "decide"
+    assert pixels(picture(state), middle, die_face, 3) == 0
+
+
+def test_the_panel_reads_on_dark_and_light_themes() -> None:
+    """The picture brings its own opaque panel, so Discord's theme never shows through; its texts and both
+    checker colours keep a clear contrast on what they are drawn on."""
+    state = BackgammonState.from_points(["alice", "bob"], START_X, START_O, (3, 1))
+    image = decode(render_png(state))
+    assert "A" not in image.getbands() and "transparency" not in image.info
+    rgb = image.convert("RGB")
+    for corner in ((0, 0), (WIDTH - 1, 0), (0, HEIGHT - 1), (WIDTH - 1, HEIGHT - 1)):
+        assert rgb.getpixel(corner) == BACKGROUND
+    for text_colour in (FOREGROUND, MUTED, HIGHLIGHT):
+        assert contrast(text_colour, BACKGROUND) >= 4.5
+    assert contrast(FOREGROUND, FRAME) >= 4.5  # the tray counts
+    assert contrast(CHECKERS[OHS][0], CHECKERS[EKS][0]) >= 7  # X and O differ in lightness, not only hue
+    for point in (FELT, POINT_DARK, POINT_LIGHT):  # each checker shows against every point by fill or rim
+        assert all(max(contrast(CHECKERS[c][0], point), contrast(CHECKERS[c][1], point)) >= 2 for c in (EKS, OHS))
+
+
+def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG contrast ratio of two sRGB colours."""
+
+    def luminance(rgb: tuple[int, int, int]) -> float:
+        channels = [c / 255 for c in rgb]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
