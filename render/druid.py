@@ -25,6 +25,8 @@ RISE = 0.62
 GROUND = (92, 98, 84)
 GROUND_LINE = (66, 70, 60)
 MARGIN = 34
+#: how far goal strips run outside the rim, in cell widths
+RIM_PUSH = 0.18
 
 Colour = tuple[int, int, int]
 Point = tuple[float, float]
@@ -290,6 +292,10 @@ def _rim(state: DruidState) -> list[tuple[Point, Point, Point, Colour, bool]]:
     return out
 
 
+def _rim_width(unit: float) -> int:
+    return max(3, round(unit / 7))
+
+
 def _draw_rim(
     draw: ImageDraw.ImageDraw,
     state: DruidState,
@@ -299,10 +305,10 @@ def _draw_rim(
 ) -> None:
     """Goal sides as thick strips just outside the board; a druid's target side also carries stars.
     ``to_screen`` maps plane points to the picture and ``unit`` is a cell's width there."""
-    width = max(3, round(unit / 7))
+    width = _rim_width(unit)
     star = max(12, round(unit / 2))
     for (ax, ay), (bx, by), (ex, ey), colour, target in _rim(state):
-        push = 0.18
+        push = RIM_PUSH
         draw.line(
             [to_screen(ax + ex * push, ay + ey * push), to_screen(bx + ex * push, by + ey * push)],
             fill=colour,
@@ -316,28 +322,57 @@ def _draw_rim(
 def _draw_labels(draw: ImageDraw.ImageDraw, view: View, back: bool) -> None:
     """Coordinates around the board: letters and numbers on the square board, the names of each column's end
     cells on hex and Y boards. The far labels go down before the stones (which may hide them: they repeat the
-    near ones), the near ones on top."""
+    near ones), the near ones on top. Each label stands out from its cell along the cell's outward direction,
+    far enough that neither it nor its halo covers the goal strip along the rim."""
     board, lay = view.board, view.lay
     size = max(11, min(18, round(view.s * 0.42)))
     if board.kind == SQUARE:
         n = board.size
         for i in range(n):
             letter, number = chr(65 + i), str(i + 1)
-            spots = [(i, n + 0.2, letter)] if back else [(i, -1.1, letter), (-0.95, i, number), (n - 0.05, i, number)]
-            for x, y, text in spots:
-                _text(draw, view.point(x, y, 0), text, size, FOREGROUND, BACKGROUND)
+            if back:
+                spots = [(board.index[f"{chr(97 + i)}{n}"], (0.0, 1.0), letter)]
+            else:
+                spots = [
+                    (board.index[f"{chr(97 + i)}1"], (0.0, -1.0), letter),
+                    (board.index[f"a{i + 1}"], (-1.0, 0.0), number),
+                    (board.index[f"{chr(96 + n)}{i + 1}"], (1.0, 0.0), number),
+                ]
+            for cell, direction, text in spots:
+                _label(draw, view, cell, direction, 0.5, text, size)
         return
     for column in range(board.ncols):
         cells = [i for i in range(board.ncells) if board.col[i] == column]
         bottom = min(cells, key=lambda i: board.row[i])
         top = max(cells, key=lambda i: board.row[i])
-        ends = [(top, 0.9)] if back else [(bottom, -0.9)]
-        for cell, dy in ends if top != bottom or not back else []:
-            cx, cy = lay.centres[cell]
-            text = board.names[cell].upper()
-            if view.s < 30:
-                text = str(board.row[cell]) if back else text[0]
-            _text(draw, view.point(cx, cy + dy, 0), text, size, FOREGROUND, BACKGROUND)
+        if back and top == bottom:
+            continue
+        cell = top if back else bottom
+        rim = [lay.normals[k] for k in range(len(lay.polygon)) if lay.across[cell][k] < 0]
+        facing = [(x, y) for x, y in rim if (y > 1e-9 if back else y < -1e-9)]
+        dx, dy = sum(x for x, _ in facing), sum(y for _, y in facing)
+        length = math.hypot(dx, dy) or 1.0
+        text = board.names[cell].upper()
+        if view.s < 30:
+            text = str(board.row[cell]) if back else text[0]
+        _label(draw, view, cell, (dx / length, dy / length), 0.62, text, size)
+
+
+def _label(
+    draw: ImageDraw.ImageDraw, view: View, cell: int, direction: Point, reach: float, text: str, size: int
+) -> None:
+    """``text`` outside ``cell`` in the plane ``direction``: past the rim strip (``reach`` is how far the cell's
+    edge lies that way), its goal strip and a small gap, measured in pixels along the projected direction."""
+    dx, dy = direction
+    cx, cy = view.lay.centres[cell]
+    (x0, y0), (x1, y1) = view.point(cx, cy, 0), view.point(cx + dx, cy + dy, 0)
+    vx, vy = x1 - x0, y1 - y0
+    unit = math.hypot(vx, vy)
+    mask, _, _ = _mask(text, size, 2)
+    support = mask.width / 2 * abs(vx) / unit + mask.height / 2 * abs(vy) / unit
+    clearance = _rim_width(view.s) / 2 + 3 + support
+    t = reach + RIM_PUSH + clearance / unit
+    _text(draw, view.point(cx + dx * t, cy + dy * t, 0), text, size, FOREGROUND, BACKGROUND)
 
 
 # --------------------------------------------------------------------------------------------------------------

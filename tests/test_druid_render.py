@@ -10,7 +10,7 @@ from PIL import Image
 
 from bench.druid import random_move
 from render.common import HIGHLIGHT, PLAYER_COLOURS
-from render.druid import GROUND, render_png, render_scene
+from render.druid import GROUND, RIM_PUSH, _rim, render_png, render_scene
 from rules.druid import GAME, DruidState, Pass
 from rules.rng import Rng
 
@@ -86,3 +86,25 @@ def test_last_stone_and_druids_are_highlighted() -> None:
     walk = play(game(("-walk", "-size=5")), "c1", "a3")
     before = highlight_pixels(walk)
     assert before > highlight_pixels(play(game(("-walk", "-size=5")), "c2", "b3"))
+
+
+@pytest.mark.parametrize(
+    ("words", "players"),
+    [((), 2), (("-size=26",), 2), (("-hex",), 2), (("-hex",), 3), (("-hex", "-size=13"), 3), (("-y",), 2)],
+)
+def test_goal_strips_are_not_hidden_by_coordinates(words: tuple[str, ...], players: int) -> None:
+    """On an empty board every goal strip segment shows its side's colour in the 3D view: the coordinates
+    standing around the rim (and their halos) keep clear of it. A segment shared by two sides at a corner may
+    show either colour."""
+    state = game(words, players)
+    image, view = render_scene(state)
+    colours: dict[tuple[float, float], set[tuple[int, int, int]]] = {}
+    for (ax, ay), (bx, by), (ex, ey), colour, _ in _rim(state):
+        spot = (round((ax + bx) / 2 + ex * RIM_PUSH, 3), round((ay + by) / 2 + ey * RIM_PUSH, 3))
+        colours.setdefault(spot, set()).add(colour)
+    hidden = [
+        spot
+        for spot, allowed in colours.items()
+        if image.getpixel(tuple(round(v) for v in view.point(*spot, 0))) not in allowed
+    ]
+    assert hidden == []
