@@ -7,7 +7,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import discord.asset
+import discord.gateway
+import discord.http
+import yarl
+
 from bot.actions import Result
+from bot.config import Config
+from bot.discord.client import apply_endpoints
 from bot.discord.front import render_board
 from tests.fakediscord.pbm import pbm_running, start_game
 
@@ -194,3 +201,58 @@ async def test_without_attach_files_the_turn_goes_out_with_a_text_board(discord_
     assert "Druid: alice to move (move 3)" in repost.content and [a.filename for a in repost.attachments] == [
         "druid-1.png"
     ]
+
+
+async def test_a_board_refused_before_a_restart_is_posted_after_it(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    db = tmp_path / "pbm.sqlite3"
+    async with pbm_running(w.fake, db):
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        w.fake.fail(THREAD_POSTS, 403, 50001, times=None, channel_id=table.thread.id)
+        reply = await table.move(w.alice, "c3")
+        posts = len(w.fake.channel_log(table.thread.id))
+    w.fake.clear_faults()
+    async with pbm_running(w.fake, db) as second:
+        repost = await w.fake.next_message(table.thread.id, after=table.last_post().id, timeout=10)
+        shown = await second.actions.show(1)
+    assert reply.content.startswith("Done") and "posted again" in reply.content and posts == 1
+    assert shown.move_number == 1
+    assert "Druid: bob to move (move 2)" in repost.content and repost.pinged == [w.bob]
+
+
+async def test_a_challenge_posted_before_a_restart_can_be_accepted_after_it(
+    discord_world: World, tmp_path: Path
+) -> None:
+    w = discord_world
+    db = tmp_path / "pbm.sqlite3"
+    async with pbm_running(w.fake, db):
+        await w.fake.reply(await w.fake.slash(w.alice, w.channel, "challenge", {"game": "druid", "opponent": w.bob}))
+    challenge = w.fake.channel_log(w.channel)[-1]
+    async with pbm_running(w.fake, db):
+        accepted = await w.fake.reply(await w.fake.click(w.bob, challenge, "pbm:c:1:accept"))
+        thread = await w.fake.wait_for(lambda: next(iter(w.fake.threads.values()), None), what="thread")
+        opening = await w.fake.wait_for(lambda: w.fake.channel_log(thread.id), what="opening board")
+    assert f"<#{thread.id}>" in accepted.content
+    assert opening[0].pinged == [w.alice] and "Druid game 1 started" in opening[0].content
+
+
+def test_the_loopback_endpoints_are_applied_only_when_set(tmp_path: Path) -> None:
+    saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY, discord.asset.Asset.BASE)
+    try:
+        apply_endpoints(Config(token="t", db_path=tmp_path / "x.sqlite3"))
+        untouched = (
+            discord.http.Route.BASE,
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+            discord.asset.Asset.BASE,
+        )
+        env = {
+            "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+            "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/gateway",
+            "DISCORD_CDN_BASE": "http://127.0.0.1:9/cdn",
+        }
+        apply_endpoints(Config.from_env({**env, "PBM_DB": str(tmp_path / "x.sqlite3")}))
+        applied = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY, discord.asset.Asset.BASE)
+    finally:
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY, discord.asset.Asset.BASE = saved
+    assert untouched == saved
+    assert applied == (env["DISCORD_API_BASE"], yarl.URL(env["DISCORD_GATEWAY_URL"]), env["DISCORD_CDN_BASE"])
