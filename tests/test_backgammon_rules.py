@@ -327,3 +327,64 @@ def test_json_round_trip_and_damaged_states() -> None:
     backwards = {"kind": "play", "colour": 0, "dice": [1, 2], "steps": [[3, 5, False]]}
     with pytest.raises(StateFormatError, match="bad step in the last play"):
         GAME.load({**data, "board": {**data["board"], "last": backwards}})
+
+
+def test_the_owner_of_the_cube_may_redouble_and_the_other_player_may_not() -> None:
+    state = position(START_X, START_O, (3, 1))
+    state.manual = [True, True]
+    play(state, "8-5,6-5")
+    play(state, "double")  # bob doubles from the middle
+    play(state, "roll")  # alice takes: she owns the cube at 2, bob's dice are rolled
+    assert state.cube == 2 and state.cube_owner == 0 and state.phase == "move" and state.to_move == 1
+    play(state, str(next(iter(state.plays().values()))))
+    assert state.phase == "decide" and state.to_move == 0  # alice owns the cube: she may double before rolling
+    events = play(state, "double")
+    assert events == ["alice doubles to 4: bob, send roll to take or drop to refuse"]
+    play(state, "take")
+    assert state.cube == 4 and state.cube_owner == 1
+    assert "Cube: 4 (owned by bob)" in state.text_board()
+
+
+def test_the_cube_stops_at_64() -> None:
+    state = manual_game()
+    state.cube, state.cube_owner = 64, 1
+    play(state, "8-5,6-5")
+    assert state.phase == "move" and state.to_move == 1  # no double possible: bob's dice are rolled at once
+
+
+def test_resigning_instead_of_rolling_in_manual_mode_scores_the_cube() -> None:
+    state = manual_game()
+    state.cube, state.cube_owner = 2, 1
+    play(state, "8-5,6-5")
+    assert state.phase == "decide" and state.to_move == 1
+    state.resign(1)
+    outcome = state.outcome()
+    assert outcome.winners == (0,) and outcome.points == 2
+    assert outcome.reason == "bob resigned: alice wins 2 points"
+
+
+def test_the_doubler_resigning_while_the_double_is_open_waits_for_the_answer() -> None:
+    """As with every pbmserv game, resigning out of turn takes effect when the turn comes: after the take, at the
+    new cube value."""
+    state = manual_game()
+    play(state, "8-5,6-5")
+    play(state, "double")
+    events = state.resign(1)
+    assert [event.text for event in events] == ["bob will resign when their turn comes"]
+    assert state.outcome() is None and state.to_move == 0
+    play(state, "take")
+    assert run_forced(state) == ["resign"]
+    assert state.outcome().points == 2 and state.outcome().reason == "bob resigned: alice wins 2 points"
+
+
+def test_greedy_waits_when_a_die_cannot_bear_a_checker_off() -> None:
+    state = position({12: 15}, {6: 3, 5: 3, 2: 9}, (6, 6), mover="O")
+    play(state, "greedy", 0)
+    forced = state.forced_move()
+    assert str(forced) == "6-H,6-H,6-H,5-H"  # double 6: the farthest checkers go off one by one
+    state = position({12: 15}, {6: 3, 5: 3, 2: 9}, (4, 3), mover="O")
+    play(state, "greedy", 0)
+    assert state.forced_move() is None  # neither 4 nor 3 can bear off: the player chooses
+    state = position({12: 15}, {7: 1, 2: 14}, (6, 5), mover="O")
+    play(state, "greedy", 0)
+    assert state.forced_move() is None  # not every checker home
