@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -55,3 +56,14 @@ async def test_a_guild_id_syncs_to_that_guild_and_pbm_sync_always_pushes(discord
     assert [s.guild_id for s in w.fake.syncs] == [w.guild, w.guild]
     names = {c["name"] for c in w.fake.syncs[0].commands}
     assert {"challenge", "move", "board", "resign", "history", "games", "help", "notify", "watch", "unwatch"} <= names
+
+
+async def test_the_readme_lists_exactly_the_synced_commands(discord_world: World, tmp_path: Path) -> None:
+    async with pbm_running(discord_world.fake, tmp_path / "pbm.sqlite3"):
+        pass
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Discord\n", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"`/([a-z]+)", section))
+    synced = {c["name"] for c in discord_world.fake.syncs[0].commands}
+    assert documented == synced
+    assert "/help" in section and len(synced) == 19
