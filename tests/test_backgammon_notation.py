@@ -73,6 +73,28 @@ def test_bear_off_with_only_the_source_and_off_words() -> None:
     assert same_play(state, "6-H,4-H", "6,4", "6-h,4-h", "6/off 4/off", "6:6,4:4", "6/OFF, 4/home") == "6-H,4-H"
 
 
+def test_bar_entries_for_two_checkers_in_every_notation() -> None:
+    state = position(START_X, {"bar": 2, 13: 5, 8: 3, 6: 3, 24: 2}, (3, 3))
+    assert same_play(
+        state, "22,22,13-10,13-10", "2x22,2x13-10", "b/22(2) 13/10(2)", "B:3,B:3,13:3,13:3", "bar/22 bar/22 13/10 13/10"
+    ) == ("B-22,B-22,13-10,13-10")
+    with pytest.raises(IllegalMoveError, match="13-10: you must bring your 2 checkers in from the bar first"):
+        state.parse_move("13-10,22,22,13-10")
+    with pytest.raises(IllegalMoveError, match="bar/22/19: 22-19: you must bring your checker in from the bar first"):
+        state.parse_move("bar/22/19")  # the other one is still on the bar
+    with pytest.raises(IllegalMoveError, match="22,22: you must use all four dice: B-22,B-22 then "):
+        state.parse_move("22,22")
+
+
+def test_bear_offs_with_doubles_in_every_notation() -> None:
+    state = position({12: 15}, {5: 2, 4: 3, 1: 10}, (6, 6))
+    assert same_play(state, "5,5,4,4", "2x5,2x4", "5/off(2) 4/off(2)", "2x5-H,4-H,4-H", "5:6,5:6,4:6,4:6") == (
+        "5-H,5-H,4-H,4-H"
+    )
+    with pytest.raises(IllegalMoveError, match="you must use all four dice: 5-H,5-H,4-H then 4-H is possible"):
+        state.parse_move("5-H,5-H,4-H")
+
+
 def test_x_writes_absolute_points_too() -> None:
     state = position(START_X, START_O, (6, 4), mover="X")
     assert same_play(state, "1-7,1-5", "1/7 1/5", "1:6,1:4") == "1-7,1-5"

@@ -145,7 +145,8 @@ def step_problem(board: Board, me: list[int], src: int, die: int) -> str | None:
     if not me[src]:
         return "you have no checker on the bar" if src == BAR else f"you have no checker on {name(src)}"
     if me[BAR] and src != BAR:
-        return "you must bring your checker in from the bar first"
+        waiting = "your checker" if me[BAR] == 1 else f"your {me[BAR]} checkers"
+        return f"you must bring {waiting} in from the bar first"
     dest = src - die
     if dest > 0:
         if board.blocked[dest]:
