@@ -243,3 +243,20 @@ def test_create_bot_changes_nothing_until_login(tmp_path: Path) -> None:
     assert first is not second and first.config.guild_id is None and second.config.guild_id == 5
     assert first.intents.value == discord.Intents.default().value
     assert not (tmp_path / "a.sqlite3").exists() and not (tmp_path / "b.sqlite3").exists()
+
+
+async def test_a_spectator_with_closed_dms_is_mentioned_instead(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    fake = w.fake
+    fake.close_dms(w.carol)
+    async with pbm_running(fake, tmp_path / "pbm.sqlite3"):
+        table = await start_game(fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        await fake.reply(await fake.slash(w.carol, w.channel, "watch", {"game": 1, "by": "dm"}))
+        first = await table.move_and_wait(w.alice, "c3")
+        await fake.wait_for(
+            lambda: any(r.route == "POST /channels/{channel_id}/messages" and r.status == 403 for r in fake.requests),
+            what="refused DM",
+        )
+        second = await table.move_and_wait(w.bob, "d4")
+    assert first.pinged == [w.bob] and fake.dms(w.carol) == []
+    assert sorted(second.pinged) == sorted([w.alice, w.carol])

@@ -239,8 +239,9 @@ class Front:
                 await self.store.set_setting(player, "notify_dm", "closed")
                 problems.append(f"{player} does not accept DMs; they are pinged in the thread instead")
         for uid, mode in watchers.items():
-            if mode == "dm":
-                await self._dm(int(uid), f"Game {result.game_id}:\n{result.message}")
+            if mode == "dm" and not await self._dm(int(uid), f"Game {result.game_id}:\n{result.message}"):
+                # a spectator with closed DMs is mentioned in the thread from the next move on
+                await self.set_watch(result.game_id, int(uid), "mention")
         return problems
 
     async def _dm(self, user_id: int, text: str) -> bool:
