@@ -469,7 +469,7 @@ def _header(state: DruidState) -> list[tuple[str, Colour]]:
             goal = "three alternating sides (NW E SW or NE SE W)"
         if state.walk:
             target = state.targets[seat]
-            goal = f"druid to the {SIDE_NAMES[target]}" if target else "walk: druid not on the board yet"
+            goal = f"druid to the {SIDE_NAMES[target]}" if target else f"{goal} (druid not on the board yet)"
         mark = "  <- to move" if state.to_move == seat else ""
         if seat in state.resigned:
             mark = "  (resigned)"

@@ -10,7 +10,7 @@ from PIL import Image
 
 from bench.druid import random_move
 from render.common import HIGHLIGHT, PLAYER_COLOURS
-from render.druid import GROUND, RIM_PUSH, _rim, render_png, render_scene
+from render.druid import GROUND, RIM_PUSH, _header, _rim, render_png, render_scene
 from rules.druid import GAME, DruidState, Pass
 from rules.rng import Rng
 
@@ -108,3 +108,13 @@ def test_goal_strips_are_not_hidden_by_coordinates(words: tuple[str, ...], playe
         if image.getpixel(tuple(round(v) for v in view.point(*spot, 0))) not in allowed
     ]
     assert hidden == []
+
+
+def test_header_names_each_walk_goal_before_and_after_the_druid_appears() -> None:
+    state = play(game(("-walk", "-size=5")), "c2")
+    lines = [text for text, _ in _header(state)]
+    assert lines[0].startswith("V  p0: bottom row and top row (druid not on the board yet)")
+    assert lines[1].startswith("H  p1: left column and right column (druid not on the board yet)  <- to move")
+    play(state, "a3")
+    lines = [text for text, _ in _header(state)]
+    assert lines[1].startswith("H  p1: druid to the right column")

@@ -487,3 +487,60 @@ def test_text_board_hex_shows_columns_and_legend() -> None:
     play(state, "e5")
     text = state.text_board()
     assert "A B C D E F G H I" in text and "x = ann" in text and "x" in text.splitlines()[9]
+
+
+# ---- more of the issue's rules, one test each -------------------------------------------------------------
+
+
+def test_heights_are_unlimited() -> None:
+    state = new("-size=4")
+    for _ in range(12):
+        play(state, "b2", "pass")
+    cell = state.board.index["b2"]
+    assert state.height[cell] == 12 and state.height_glyph(cell) == "C"
+    assert "C" in state.text_board().splitlines()[3]
+
+
+def test_druid_climbs_and_jumps_whatever_the_height() -> None:
+    state = new("-walk", "-size=5")
+    play(state, "b1", "pass", "b2", "pass", "b2", "pass", "b2", "pass")
+    play(state, "n")
+    assert state.druids[0] == state.board.index["b2"] and state.height[state.board.index["b2"]] == 3
+    play(state, "pass", "s")
+    assert state.druids[0] == state.board.index["b1"], "down from height 3 to height 1"
+
+
+def test_druid_walks_on_lintel_tops_but_never_under_them() -> None:
+    """A druid stands on top stones only: a V lintel over a gap is a path, a V sarsen buried under an H lintel
+    (the gap-side of a monument) is not."""
+    state = new("-walk", "-size=5")
+    play(state, "b1", "pass", "b2", "pass", "a3", "pass", "c3", "pass", "a3-c3", "pass")
+    assert len(state.stacks[state.board.index["b3"]]) == 1, "a gap under the lintel's middle"
+    play(state, "n", "pass", "n")
+    assert state.druids[0] == state.board.index["b3"] and state.height[state.board.index["b3"]] == 2
+    other = new("-walk", "-size=5")
+    play(other, "c1", "b2", "c2", "d2", "pass", "b2-d2")
+    assert [other.stones[k].owner for k in other.stacks[other.board.index["c2"]]] == [0, 1]
+    assert "C2 is topped by H" in refusal(other, "n")
+
+
+def test_three_player_walk_druid_reaches_its_far_side() -> None:
+    state = new("-hex", "-walk", players=3)
+    solo(state, [f"e{r}" for r in range(1, 10)])
+    assert not state.is_over, "X's column E joins its sides, but connections do not win Druid's Walk"
+    assert state.druids[0] == state.board.index["e1"] and state.targets[0] == "NE"
+    for _ in range(7):
+        play(state, "n", "pass", "pass")
+    assert not state.is_over
+    events = play(state, "n")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0,) and outcome.reason == "X's druid reached the NE side"
+    assert events[-1].kind == "win" and state.recompute_winners() == {0}
+
+
+@pytest.mark.parametrize("words", [("-hex",), ("-y",)])
+def test_swap_in_two_player_hex_and_y(words: tuple[str, ...]) -> None:
+    state = new(*words)
+    play(state, "c3", "swap")
+    assert state.players == ["bob", "ann"] and state.top[state.board.index["c3"]] == 0
+    assert state.to_move == 1 and state.colours[1] == "O"
