@@ -260,3 +260,18 @@ async def test_a_spectator_with_closed_dms_is_mentioned_instead(discord_world: W
         second = await table.move_and_wait(w.bob, "d4")
     assert first.pinged == [w.bob] and fake.dms(w.carol) == []
     assert sorted(second.pinged) == sorted([w.alice, w.carol])
+
+
+async def test_only_the_challenger_can_withdraw_a_challenge(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    fake = w.fake
+    async with pbm_running(fake, tmp_path / "pbm.sqlite3") as bot:
+        posted = await challenge(fake, w.channel, w.alice, "druid", w.bob)
+        by_bob = await fake.reply(await fake.click(w.bob, posted, "pbm:c:1:withdraw"))
+        by_carol = await fake.reply(await fake.click(w.carol, posted, "pbm:c:1:withdraw"))
+        by_alice = await fake.reply(await fake.click(w.alice, posted, "pbm:c:1:withdraw"))
+        await fake.wait_for(lambda: posted.components == [], what="buttons removed")
+        row = await bot.actions.store.load_challenge(1)
+    assert by_bob.ephemeral and by_bob.content == "only alice can cancel challenge 1"
+    assert by_carol.content == "only alice can cancel challenge 1"
+    assert by_alice.ephemeral and row.status == "cancelled" and fake.threads == {}
