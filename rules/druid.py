@@ -823,7 +823,8 @@ NOTATION = """\
 `c3` puts a sarsen on C3 (column letter, row number; A1 is bottom left on the square board; on hex and Y \
 boards rows count up from each column's bottom cell).
 `b2-b4` lays a lintel over B2, B3, B4 (ends two cells apart in a line).
-`n` moves your druid one step in Walk: `n s e w` on the square board, `n ne se s sw nw` on hex.
+`n` moves your druid one step in Walk: `n s e w` on the square board, `n ne se s sw nw` on hex. A turn is \
+one action, so a stone and a step together (`c3,a4`) are refused.
 `swap` (second move only), `pass` or `--`.
 """
 
