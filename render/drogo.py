@@ -239,13 +239,23 @@ def _draw_captured(draw: ImageDraw.ImageDraw, view: _View, state: DrogoState) ->
         draw.line([c, d], fill=HIGHLIGHT, width=2)
 
 
-def _draw_axis_labels(draw: ImageDraw.ImageDraw, view: _View, n: int, size: int) -> None:
-    """Column letters along the front-right edge, row numbers along the front-left edge (nothing hides them)."""
+def axis_label_points(view: _View, n: int, size: int) -> list[tuple[str, Point]]:
+    """Where the coordinates go: each column letter straight below the middle of its cell's front-right face,
+    each row number straight below the middle of its cell's front-left face, clear of the board's slab. Straight
+    below, because the eye reads a label with the cubes above it; nothing stands in front of these edges."""
+    drop = view.half / 3 + max(size * 0.75, view.half * 0.4)
+    points = []
     for k in range(n):
-        x, y = view.point(k + 0.5, -0.9, 0)
-        _label(draw, (x + 4, y + view.half / 3), chr(ord("a") + k), size, FOREGROUND)
-        x, y = view.point(-0.9, k + 0.5, 0)
-        _label(draw, (x - 4, y + view.half / 3), str(k + 1), size, FOREGROUND)
+        x, y = view.point(k + 0.5, 0, 0)
+        points.append((chr(ord("a") + k), (x, y + drop)))
+        x, y = view.point(0, k + 0.5, 0)
+        points.append((str(k + 1), (x, y + drop)))
+    return points
+
+
+def _draw_axis_labels(draw: ImageDraw.ImageDraw, view: _View, n: int, size: int) -> None:
+    for text, centre in axis_label_points(view, n, size):
+        _label(draw, centre, text, size, FOREGROUND)
 
 
 # ---- flat map, header, footer --------------------------------------------------------------------------------
@@ -300,7 +310,8 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DrogoState, width: int) -> No
             draw.line([x, 42, x + 26 + text_w, 42], fill=FOREGROUND, width=3)
         x += int(26 + text_w + 28)
     title = f"Drogo {state.size}x{state.size}"
-    draw.text((width - MARGIN, 25), title, font=font(15), fill=MUTED, anchor="rm")
+    if x - 12 + draw.textlength(title, font=font(15)) <= width - MARGIN:
+        draw.text((width - MARGIN, 25), title, font=font(15), fill=MUTED, anchor="rm")
 
 
 def _last_text(state: DrogoState) -> str:

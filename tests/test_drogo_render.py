@@ -9,7 +9,17 @@ import pytest
 from PIL import Image
 
 from render.common import HIGHLIGHT, font
-from render.drogo import FOOTER, FOOTER_FONT, _blocked, footer_lines, label_hidden, render_png
+from render.drogo import (
+    FOOTER,
+    FOOTER_FONT,
+    _blocked,
+    _sizes,
+    _View,
+    axis_label_points,
+    footer_lines,
+    label_hidden,
+    render_png,
+)
 from rules.drogo import GAME, DrogoState, random_move
 from rules.rng import Rng
 
@@ -124,3 +134,19 @@ def test_a_long_result_wraps_instead_of_being_cut():
     assert footer_lines(state, 10_000) == [reason]
     short = picture(played(2, (), 10))
     assert picture(state).height >= short.height + FOOTER
+
+
+@pytest.mark.parametrize("n", [3, 6, 12])
+def test_coordinates_sit_straight_below_their_cells(n: int):
+    """Each column letter is under its cell's front-right face and each row number under its cell's front-left
+    face (not half a cell along, where the eye would give it to the neighbour), below the board's slab."""
+    half, _ = _sizes(n)
+    view = _View((500, 500), half)
+    points = dict(axis_label_points(view, n, max(11, half // 2 + 3)))
+    for k in range(n):
+        x, y = points[chr(ord("a") + k)]
+        assert view.point(k, 0, 0)[0] + half * 0.3 < x < view.point(k + 1, 0, 0)[0] - half * 0.3
+        assert y > view.point(k + 1, 0, 0)[1] + half / 3
+        x, y = points[str(k + 1)]
+        assert view.point(0, k + 1, 0)[0] + half * 0.3 < x < view.point(0, k, 0)[0] - half * 0.3
+        assert y > view.point(0, k + 1, 0)[1] + half / 3
