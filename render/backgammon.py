@@ -11,7 +11,7 @@ from collections import Counter
 
 from PIL import Image, ImageDraw
 
-from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, centred_text, font, to_png
+from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, centred_text, font, text_size, to_png
 from rules.backgammon import EKS, OHS, BackgammonState, absolute, dice_text
 from rules.backgammon.movegen import BAR, OFF
 
@@ -22,7 +22,7 @@ BAR_W = 44
 TRAY_W = 62
 MARGIN = 14
 CUBE_W = 48
-HEADER = 60
+HEADER = 84
 LABEL = 22
 HALF_H = CHECKER * STACK + 8
 MIDDLE = 46
@@ -186,23 +186,43 @@ def _last_play(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
             draw.line((cx - 12, cy + 12, cx + 12, cy - 12), fill=HIT_MARK, width=4)
 
 
+def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> tuple[str, int]:
+    """``text`` and a font size at which it fits ``width`` pixels: smaller type first (down to 12), then cut
+    short with "..." (long player names must never run into the other texts)."""
+    while size > 12 and text_size(draw, text, size)[0] > width:
+        size -= 1
+    while len(text) > 4 and text_size(draw, text, size)[0] > width:
+        text = text[: -4 if text.endswith("...") else -1].rstrip() + "..."
+    return text, size
+
+
 def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
-    for row, colour in enumerate((EKS, OHS)):
+    """Header: what is asked now on the first row, then one row per colour (disc, name, pips, modes) with the
+    cube's value and owner (by colour) at the right; footer: the last play (or the opening roll)."""
+    status, size = _fit(draw, _status(state), 17, WIDTH - 2 * MARGIN)
+    draw.text((MARGIN, 15), status, font=font(size), fill=HIGHLIGHT, anchor="lm")
+    owner = "centred" if state.cube_owner is None else f"owned by {'XO'[state.colour[state.cube_owner]]}"
+    cube = f"cube {state.cube} ({owner})"
+    cube_w = text_size(draw, cube, 16)[0]
+    draw.text((WIDTH - MARGIN, 42), cube, font=font(16), fill=MUTED, anchor="rm")
+    room = WIDTH - 2 * MARGIN - 28 - cube_w - 16
+    rows = []
+    for colour in (EKS, OHS):
         seat = state.seat_of_colour(colour)
-        name = "X" if colour == EKS else "O"
-        fill, rim = CHECKERS[colour]
-        y = 16 + row * 26
-        draw.ellipse((MARGIN, y - 9, MARGIN + 18, y + 9), fill=fill, outline=rim, width=2)
         modes = [mode for mode, flags in (("greedy", state.greedy), ("manual", state.manual)) if flags[seat]]
         extra = f"   [{', '.join(modes)}]" if modes else ""
-        text = f"{name}: {state.players[seat]}   pips {state.pips(colour)}{extra}"
-        draw.text((MARGIN + 28, y), text, font=font(18), fill=FOREGROUND, anchor="lm")
-    draw.text((WIDTH - MARGIN, 16), _status(state), font=font(16), fill=HIGHLIGHT, anchor="rm")
-    owner = "centred" if state.cube_owner is None else f"owned by {state.players[state.cube_owner]}"
-    draw.text((WIDTH - MARGIN, 42), f"cube {state.cube} ({owner})", font=font(16), fill=MUTED, anchor="rm")
+        player, _ = _fit(draw, state.players[seat], 18, room // 2)
+        rows.append(_fit(draw, f"{'XO'[colour]}: {player}   pips {state.pips(colour)}{extra}", 18, room))
+    size = min(row_size for _text, row_size in rows)  # both rows in one size
+    for row, (colour, (text, _size)) in enumerate(zip((EKS, OHS), rows, strict=True)):
+        fill, rim = CHECKERS[colour]
+        y = 42 + row * 24
+        draw.ellipse((MARGIN, y - 9, MARGIN + 18, y + 9), fill=fill, outline=rim, width=2)
+        draw.text((MARGIN + 28, y), _fit(draw, text, size, room)[0], font=font(size), fill=FOREGROUND, anchor="lm")
     footer = _last_text(state)
     if footer:
-        draw.text((MARGIN, HEIGHT - FOOTER // 2), footer, font=font(16), fill=MUTED, anchor="lm")
+        footer, size = _fit(draw, footer, 16, WIDTH - 2 * MARGIN)
+        draw.text((MARGIN, HEIGHT - FOOTER // 2), footer, font=font(size), fill=MUTED, anchor="lm")
 
 
 def _status(state: BackgammonState) -> str:
@@ -212,7 +232,7 @@ def _status(state: BackgammonState) -> str:
         return f"{state.players[outcome.winners[0]]} wins {outcome.points} {unit}"
     seat = state.turn
     if state.phase == "answer":
-        return f"{state.players[1 - seat]} to take or drop"
+        return f"{state.players[seat]} doubles to {state.cube * 2}: {state.players[1 - seat]} to take or drop"
     if state.phase == "decide":
         return f"{state.players[seat]} to roll or double"
     return f"{state.players[seat]} to play {dice_text(state.dice)}"

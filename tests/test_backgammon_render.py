@@ -20,11 +20,13 @@ from render.backgammon import (
     FRAME,
     HALF_H,
     HEIGHT,
+    MARGIN,
     POINT_DARK,
     POINT_LIGHT,
     TRAY_W,
     WIDTH,
     _slot_centre,
+    _status,
     render_png,
 )
 from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED
@@ -195,3 +197,32 @@ def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
 
     high, low = sorted((luminance(a), luminance(b)), reverse=True)
     return (high + 0.05) / (low + 0.05)
+
+
+def test_the_status_line_says_whose_turn_and_what_is_asked() -> None:
+    state = BackgammonState.from_points(["alice", "bob"], START_X, START_O, (3, 1))
+    assert _status(state) == "alice to play 3-1"
+    state.manual = [True, True]
+    state.push(state.parse_move("8-5,6-5"))
+    assert _status(state) == "bob to roll or double"
+    state.push(state.parse_move("double"))
+    assert _status(state) == "bob doubles to 2: alice to take or drop"
+    state.push(state.parse_move("drop"))
+    assert _status(state) == "bob wins 1 point"
+
+
+def test_long_player_names_never_run_into_the_other_header_texts() -> None:
+    names = ["Alexandria_the_Great_of_Macedon_99", "Bartholomew_Longname_the_Third_42"]
+    state = BackgammonState.from_points(names, START_X, START_O, (3, 1))
+    state.manual, state.greedy, state.cube, state.cube_owner = [True, True], [True, True], 4, 1
+    state.push(state.parse_move("8-5,6-5"))
+    state.push(state.parse_move("double"))
+    image = picture(state)
+    status_row = image.crop((0, 3, WIDTH, 27))
+    assert pixels(status_row, (0, 0, WIDTH, 24), HIGHLIGHT, 40) > 100
+    assert pixels(status_row, (WIDTH - MARGIN + 1, 0, WIDTH, 24), HIGHLIGHT, 40) == 0  # inside the margin
+    # the X row: the name and pips (bright) stop before the cube text (muted) at the right begins
+    x_row = image.crop((0, 32, WIDTH, 52))
+    bright = [x for x in range(WIDTH) for y in range(20) if x_row.getpixel((x, y))[0] > 200 and x > MARGIN + 20]
+    muted = [x for x in range(MARGIN + 20, WIDTH) for y in range(20) if x_row.getpixel((x, y)) == MUTED]
+    assert bright and muted and max(bright) < min(muted) - 8
