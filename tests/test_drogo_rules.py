@@ -80,6 +80,44 @@ def test_help_example_escape_by_building_at_b():
     assert state.scores() == (4, 9)
 
 
+TALL_HELP_POSITION = [
+    ". . . . . .",
+    ". . . . . .",
+    ". xxx . . . .",
+    "ooo ooo xxx . . .",
+    "ooo ooo xxx . . .",
+    "ooo ooo xxx . . .",
+]
+
+
+def test_help_examples_with_the_pictured_heights():
+    """The help's drawings, with stacks three high as drawn: X's a4 takes all 18 O pieces; O to move instead
+    places two pieces at level 4, on b1 and on X's c1: O now owns c1, reaches d1 and survives a4."""
+    capture = setup(TALL_HELP_POSITION)
+    events = play(capture, "a4")
+    assert events[0].data == {"victim": 1, "cells": ["a1", "b1", "a2", "b2", "a3", "b3"], "pieces": 18}
+    assert capture.scores() == (13, 0)
+    escape = setup(TALL_HELP_POSITION, turn=1)
+    play(escape, "b1,c1")
+    assert escape.height(2, 0) == 4 and escape.owner(2, 0) == 1
+    assert play(escape, "a4") == []
+    assert escape.scores() == (10, 23)
+
+
+def test_two_pieces_may_reach_an_enemy_top_through_each_other():
+    """A piece on an enemy top is allowed when the other piece of the turn links it to a friendly group, and
+    refused when neither piece touches one."""
+    blocked = setup(["o . . .", ". . . .", ". . . .", ". . x x"], "-size=4", turn=1)
+    for text in ("c1,c1", "d1", "c1,d1"):
+        assert refused(blocked, text) == "you may build on an enemy stack only when the piece joins one of your groups"
+    linked = setup([". . . .", ". . . .", ". . . .", "x o o ."], "-size=4")
+    play(linked, "b1,c1")
+    assert [linked.owner(col, 0) for col in range(3)] == [0, 0, 0]
+    assert linked.scores() == (5, 0)
+    apart = setup([". . . .", ". . . .", ". . . .", "x . o o"], "-size=4")
+    assert refused(apart, "c1,d1") == "you may build on an enemy stack only when the piece joins one of your groups"
+
+
 # ---- placement rules -----------------------------------------------------------------------------------------
 
 
