@@ -112,19 +112,23 @@ def split_move_number(text: str) -> tuple[str, int | None]:
     return match.group("text").strip(), int(match.group("number"))
 
 
-def status_line(game: GameDef, state: GameState) -> str:
-    """One line on how the game stands: whose turn it is, or how it ended."""
+def status_line(game: GameDef, state: GameState, *, with_reason: bool = True) -> str:
+    """One line on how the game stands: whose turn it is, or how it ended (and why, unless ``with_reason`` is
+    false because the lines above already say it)."""
     outcome = state.outcome()
     if outcome is None:
         seat = state.to_move
         return f"{game.title}: {state.players[seat]} to move (move {state.ply + 1})" if seat is not None else ""
+    details = [outcome.reason] if with_reason else []
     if outcome.cancelled:
-        return f"{game.title}: cancelled ({outcome.reason})"
-    if outcome.draw:
-        return f"{game.title}: drawn ({outcome.reason})"
-    names = " and ".join(state.players[w] for w in outcome.winners)
-    points = f", {outcome.points} points" if outcome.points != 1 else ""
-    return f"{game.title}: {names} won ({outcome.reason}{points})"
+        verdict = "cancelled"
+    elif outcome.draw:
+        verdict = "drawn"
+    else:
+        verdict = f"{' and '.join(state.players[w] for w in outcome.winners)} won"
+        if outcome.points != 1:
+            details.append(f"{outcome.points} points")
+    return f"{game.title}: {verdict}" + (f" ({', '.join(details)})" if details else "")
 
 
 class Actions:
@@ -380,6 +384,7 @@ class Actions:
     async def _resign(self, row: GameRow, game: GameDef, state: GameState, player: str) -> Result:
         if state.ply < len(row.players):
             return await self._decline_game(row, game, state, player)
+        waiting_on = _player_to_move(state)
         try:
             events = state.resign(state.seat_of(player))
         except GameError as exc:
@@ -389,7 +394,16 @@ class Actions:
         error = await self._commit(row.id, row.log_length, entries + more_entries, state)
         if error is not None:
             return error
-        return self._game_result(game, row.id, state, events[0].text, events + more_events, actor=player)
+        # A resignation queued (or withdrawn) out of turn changes nobody's turn: nobody is pinged for it.
+        return self._game_result(
+            game,
+            row.id,
+            state,
+            events[0].text,
+            events + more_events,
+            actor=player,
+            ping=_player_to_move(state) != waiting_on,
+        )
 
     async def _decline_game(self, row: GameRow, game: GameDef, state: GameState, player: str) -> Result:
         """Resigning in the first round: the player declines. The game is cancelled, and restarted without them
@@ -534,9 +548,10 @@ class Actions:
             message = f"{len(lines)} {'' if which == 'all' else which + ' '}game(s) for {who}"
         return Result(ok=True, message=message, items=lines, game_type=game_type)
 
-    async def moves(self, game_id: int, prefix: str = "", limit: int = MOVE_LIST_LIMIT) -> Result:
+    async def moves(self, game_id: int, prefix: str = "", limit: int | None = MOVE_LIST_LIMIT) -> Result:
         """The legal moves of the current position whose text starts with ``prefix`` (case-insensitive), at most
-        ``limit`` of them, in the game's canonical notation; ``message`` gives the full count."""
+        ``limit`` of them (all with ``None``; Discord's autocomplete takes 25), in the game's canonical notation;
+        ``message`` gives the full count."""
         loaded = await self._load(game_id)
         if isinstance(loaded, Result):
             return loaded
@@ -545,7 +560,7 @@ class Actions:
             return _fail(f"game {game_id} is over", game_id=game_id, game_type=game.name)
         wanted = prefix.strip().lower()
         matching = [text for text in (state.move_text(m) for m in state.legal_moves) if text.lower().startswith(wanted)]
-        shown = matching[:limit]
+        shown = matching if limit is None else matching[:limit]
         more = f" (first {len(shown)} shown)" if len(matching) > len(shown) else ""
         seat = state.to_move
         who = state.players[seat] if seat is not None else "nobody"
@@ -612,7 +627,8 @@ class Actions:
         to_move = _player_to_move(state)
         notify = [to_move] if ping and to_move is not None and (to_move != actor or len(events) > 1) else []
         lines = [message, *(e.text for e in events if e.text and e.text != message)]
-        summary = status_line(game, state)
+        said = outcome is not None and any(outcome.reason in line for line in lines)
+        summary = status_line(game, state, with_reason=not said)
         if summary and summary not in lines:
             lines.append(summary)
         return Result(

@@ -28,7 +28,7 @@ Commands (pbmserv style; <id> is a game number, [pw] an ignored password word):
   <game> resign <id> <user> [pw]                        resign (out of turn: queued until your turn)
   <game> <command> <id> <user> [pw]                     the game's own commands: pass, swap (druid);
                                                         roll, double, take, drop, greedy, manual (backgammon)
-  <game> moves <id> [prefix]                            legal moves of the current position
+  <game> moves <id> [prefix]                            every legal move of the position (or those with a prefix)
   <game> history [<id>]                                 the move list of a game, or the finished games
   <game> games [user ...] [all|active|inactive|next]    games of users ('next': waiting on them)
   <game> help                                           rules, options and notation
@@ -112,7 +112,7 @@ class Console:
         if command == "moves":
             if not args:
                 raise ConsoleError(f"usage: {game} moves <id> [prefix]")
-            return await self.actions.moves(_game_id(args[0]), " ".join(args[1:])), None
+            return await self.actions.moves(_game_id(args[0]), " ".join(args[1:]), limit=None), None
         if command == "history":
             if args:
                 return await self.actions.history(_game_id(args[0])), None
