@@ -681,9 +681,14 @@ class DruidState(GameState):
             longest = max(map(len, lines))
             return [line.ljust(longest) for line in lines]
         top = max(board.y2)
-        canvas = [[" "] * (2 * board.ncols - 1) for _ in range(top + 1)]
+        canvas = [[" "] * (2 * board.ncols) for _ in range(top + 2)]
         for cell in range(board.ncells):
-            canvas[top - board.y2[cell]][2 * board.col[cell]] = glyph(cell)
+            canvas[1 + top - board.y2[cell]][2 * board.col[cell]] = glyph(cell)
+        for column in range(board.ncols):
+            # the number of each column's top row, just above that cell: the half-row there is always free
+            last = max((i for i in range(board.ncells) if board.col[i] == column), key=lambda i: board.row[i])
+            for k, digit in enumerate(str(board.row[last])):
+                canvas[top - board.y2[last]][2 * column + k] = digit
         pad = "   "
         lines = [f"{pad}{letters}", *(pad + "".join(line) for line in canvas), f"{pad}{letters}"]
         width = max(map(len, lines))
@@ -693,7 +698,7 @@ class DruidState(GameState):
         parts = [f"{self.colours[s].lower()} = {self.players[s]}" for s in range(len(self.players))]
         text = "Left: top stone of each cell (" + ", ".join(parts) + "). Right: height."
         if self.board.kind != SQUARE:
-            text += " Rows count up from each column's bottom cell."
+            text += " Rows count up from each column's bottom cell; the number over a column is its top row."
         if self.walk:
             for seat, cell in enumerate(self.druids):
                 target = self.targets[seat]

@@ -99,16 +99,22 @@ def test_lintel_middles_on_the_hex_axes(words: tuple[str, ...], lintel: str, mid
 
 
 def test_text_board_of_hex_and_y_shows_the_help_geometry() -> None:
-    """Each column of the text summaries is staggered as on the help's diagrams: E9 on top, E1 at the bottom."""
+    """Each column of the text summaries is staggered as on the help's diagrams (E9 on top, E1 at the bottom)
+    and carries the number of its top row just above it."""
     hex_state = GAME.new(GAME.parse_options(["-hex"], 2), ["ann", "bob"], 1)
     for text in ("e9", "pass", "e1", "pass", "a1"):
         hex_state.push(hex_state.parse_move(text))
-    rows = [line[:21] for line in hex_state.text_board().splitlines()[1:18]]
-    assert rows[0].strip() == "x" and rows[-1].strip() == "x"
-    assert rows[12].startswith("   x"), "A1 sits four half-rows above E1"
+    lines = hex_state.text_board().splitlines()
+    assert lines[0].split() == list("ABCDEFGHI") * 2
+    rows = [line[:21].rstrip() for line in lines[1:19]]
+    assert rows[0] == "           9" and rows[-1].strip() == "x"
+    assert rows[1:5] == ["         8 x 8", "       7 .   . 7", "     6 .   .   . 6", "   5 .   .   .   . 5"]
+    assert rows[13].startswith("   x"), "A1 sits four half-rows above E1"
     y_state = GAME.new(GAME.parse_options(["-y"], 2), ["ann", "bob"], 1)
     for text in ("a8", "pass", "a1", "pass", "h1"):
         y_state.push(y_state.parse_move(text))
-    rows = [line[:18] for line in y_state.text_board().splitlines()[1:16]]
-    assert rows[0].strip() == "x" and rows[-1].strip() == "x", "A8 top left, A1 bottom left"
-    assert rows[7].rstrip().endswith("x") and len(rows[7].rstrip()) == 3 + 2 * 7 + 1, "H1 at the right corner"
+    rows = [line[:18].rstrip() for line in y_state.text_board().splitlines()[1:17]]
+    assert rows[0] == "   8" and rows[1] == "   x 7", "A8 top left, with B7 half a row lower"
+    assert rows[-1] == "   x", "A1 bottom left"
+    assert rows[7] == "   .   .   .   . 1" and rows[8] == "     .   .   .   x", "H1 at the right corner"
+    assert "the number over a column is its top row" in y_state.text_board()

@@ -486,7 +486,8 @@ def test_text_board_hex_shows_columns_and_legend() -> None:
     state = new("-hex")
     play(state, "e5")
     text = state.text_board()
-    assert "A B C D E F G H I" in text and "x = ann" in text and "x" in text.splitlines()[9]
+    assert "A B C D E F G H I" in text and "x = ann" in text and "x" in text.splitlines()[10]
+    assert text.splitlines()[10].split()[:3] == [".", ".", "x"], "E5 is the centre cell"
 
 
 # ---- more of the rules, one test each -------------------------------------------------------------
