@@ -134,7 +134,7 @@ async def test_a_whole_game_with_every_command(session) -> None:
     assert dice == manual.state.dice
 
     doubled = await play(f"backgammon double {game_id} bob")
-    assert "bob doubles to 2: alice, send roll to take or drop to refuse" in doubled.message
+    assert "bob doubles to 2: alice, take or drop" in doubled.message
     assert doubled.to_move == "alice" and doubled.notify == ["alice"]
     taken = await play(f"backgammon roll {game_id} alice")
     assert "alice took the double: the cube is at 2, owned by alice" in taken.message
@@ -148,7 +148,8 @@ async def test_a_whole_game_with_every_command(session) -> None:
     assert outcome is not None and final.winners and outcome.points % 2 == 0  # the cube was taken at 2
 
     texts = [text.split(": ", 1)[1] for text in await history_texts(play, game_id)]
-    assert texts[:5] == ["greedy", "manual", typed, "double", "roll"]  # gnubg text stored in canonical form
+    # gnubg text is stored in canonical form, and pbmserv's take-by-rolling as the take it is
+    assert texts[:5] == ["greedy", "manual", typed, "double", "take"]
     replayed = await play(f"backgammon show {game_id}#{final.move_number}")
     assert replayed.state.to_json() == final.state.to_json()
 
@@ -179,7 +180,7 @@ async def test_a_dropped_double_ends_the_game_at_the_old_cube_value(session) -> 
     assert "bob doubles to 2" in offered.message and offered.to_move == "alice"
     before = offered.state.to_json()
     for line, reason in (
-        (f"backgammon move {game_id} alice 13-7", "bob has doubled to 2: send roll to take it or drop to refuse"),
+        (f"backgammon move {game_id} alice 13-7", "bob has doubled to 2: take it (or roll) or drop to refuse"),
         (f"backgammon roll {game_id} bob", "it is not your turn"),
     ):
         refused = await play(line, ok=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.backgammon import GAME, BackgammonState, Double, NoMove, Play, Roll, Toggle
+from rules.backgammon import GAME, BackgammonState, Double, NoMove, Play, Roll, Take, Toggle
 from rules.base import IllegalMoveError, OptionError, Resign, StateFormatError
 
 START_X = {1: 2, 12: 5, 17: 3, 19: 5}
@@ -204,10 +204,13 @@ def test_a_taken_double_doubles_the_cube_and_the_doubler_moves() -> None:
     state = manual_game()
     play(state, "8-5,6-5")
     events = play(state, "double")
-    assert events == ["bob doubles to 2: alice, send roll to take or drop to refuse"]
+    assert events == ["bob doubles to 2: alice, take or drop"]
     assert state.to_move == 0
     with pytest.raises(IllegalMoveError, match="bob has doubled to 2"):
         state.parse_move("13-10")
+    assert set(state.legal_moves) == {Take(), Toggle(0, "greedy"), Toggle(0, "manual")}
+    assert state.parse_move("roll") == state.parse_move("take") == Take()  # pbmserv took by rolling
+    assert state.move_text(Take()) == "take"
     events = play(state, "take")
     assert events[0] == "alice took the double: the cube is at 2, owned by alice"
     assert events[1].startswith("bob rolled ")
@@ -339,7 +342,7 @@ def test_the_owner_of_the_cube_may_redouble_and_the_other_player_may_not() -> No
     play(state, str(next(iter(state.plays().values()))))
     assert state.phase == "decide" and state.to_move == 0  # alice owns the cube: she may double before rolling
     events = play(state, "double")
-    assert events == ["alice doubles to 4: bob, send roll to take or drop to refuse"]
+    assert events == ["alice doubles to 4: bob, take or drop"]
     play(state, "take")
     assert state.cube == 4 and state.cube_owner == 1
     assert "Cube: 4 (owned by bob)" in state.text_board()

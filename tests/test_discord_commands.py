@@ -164,7 +164,7 @@ async def test_backgammon_cube_buttons_double_and_drop(discord_world: World, tmp
         row = await bot.actions.store.load_game(1)
     assert stranger.content == "carol is not playing in game 1"
     assert doubled.content.startswith("Done") and "doubles to 2" in offer.content
-    assert offer.pinged == [mover] and {"take", "drop"} <= set(words) and "double" not in words
+    assert offer.pinged == [mover] and {"take", "drop"} <= set(words) and not {"double", "roll"} & set(words)
     assert "not your turn" in wrong_side.content
     assert dropped.content.startswith("Done") and final.id != offer.id
     assert final.pinged == [] and final.custom_ids() == [] and "won" in final.content

@@ -121,14 +121,15 @@ def accepted_words(result: Result) -> list[str]:
     state = result.state
     if state is None or state.is_over or state.to_move is None:
         return []
-    words = []
+    accepted: dict[str, str] = {}
     for word in state.game.extra_commands:
         try:
-            state.parse_move(word, state.to_move)
+            move = state.parse_move(word, state.to_move)
         except GameError:
             continue
-        words.append(word)
-    return words
+        accepted[word] = state.move_text(move)
+    # Two words for one move (Backgammon's roll while a double is offered is a take): one button, the move's own.
+    return [w for w, text in accepted.items() if text == w or text not in accepted]
 
 
 def move_view(result: Result) -> discord.ui.View | None:

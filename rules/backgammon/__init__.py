@@ -96,10 +96,19 @@ class NoMove:
 
 @dataclass(frozen=True)
 class Roll:
-    """Roll the dice (manual mode), or accept the offered double by rolling, as pbmserv put it."""
+    """Roll the dice (manual mode)."""
 
     def __str__(self) -> str:
         return "roll"
+
+
+@dataclass(frozen=True)
+class Take:
+    """Accept the offered double. pbmserv took by rolling, so ``roll`` still reads as a take while a double is
+    offered; the log says ``take``."""
+
+    def __str__(self) -> str:
+        return "take"
 
 
 @dataclass(frozen=True)
@@ -232,10 +241,11 @@ class BackgammonState(GameState):
             return
         if self.phase == MOVE:
             yield from self.plays().values() or [NoMove()]
+        elif self.phase == ANSWER:
+            yield Take()
         else:
             yield Roll()
-            if self.phase == DECIDE:
-                yield Double()
+            yield Double()
         for mode in MODES:
             yield Toggle(seat, mode)
 
@@ -304,13 +314,11 @@ class BackgammonState(GameState):
 
     def _parse_answer(self, text: str, word: str, seat: int) -> Any:
         if word in ("roll", "take"):
-            return Roll()
+            return Take()
         if word == "drop":
             return Resign(seat)
         doubler = self.name(self.turn)
-        raise IllegalMoveError(
-            text, f"{doubler} has doubled to {self.cube * 2}: send roll to take it or drop to refuse"
-        )
+        raise IllegalMoveError(text, f"{doubler} has doubled to {self.cube * 2}: take it (or roll) or drop to refuse")
 
     def _parse_decide(self, text: str, word: str) -> Any:
         if word == "roll":
@@ -428,6 +436,8 @@ class BackgammonState(GameState):
             events = self._toggle(move)
         elif isinstance(move, Roll):
             events = self._roll_command()
+        elif isinstance(move, Take):
+            events = self._take()
         elif isinstance(move, Double):
             events = self._double()
         elif isinstance(move, NoMove):
@@ -460,8 +470,13 @@ class BackgammonState(GameState):
     def _roll_command(self) -> list[Event]:
         if self.phase == DECIDE:
             return self._roll()
+        if self.phase == ANSWER:
+            return self._take()
+        raise IllegalMoveError("roll", f"your dice are already rolled ({dice_text(self.dice)})")
+
+    def _take(self) -> list[Event]:
         if self.phase != ANSWER:
-            raise IllegalMoveError("roll", f"your dice are already rolled ({dice_text(self.dice)})")
+            raise IllegalMoveError("take", "no double has been offered to you")
         taker = 1 - self.turn
         self.cube *= 2
         self.cube_owner = taker
@@ -473,7 +488,7 @@ class BackgammonState(GameState):
             raise IllegalMoveError("double", "you cannot double now")
         self.phase = ANSWER
         opponent = self.name(1 - self.turn)
-        text = f"{self.name(self.turn)} doubles to {self.cube * 2}: {opponent}, send roll to take or drop to refuse"
+        text = f"{self.name(self.turn)} doubles to {self.cube * 2}: {opponent}, take or drop"
         return [Event("double", text, self.turn, {"cube": self.cube * 2})]
 
     def _roll(self) -> list[Event]:
@@ -767,4 +782,4 @@ GAME = GameDef(
 )
 BackgammonState.game = GAME
 
-__all__ = ["GAME", "BackgammonState", "Double", "NoMove", "Play", "Roll", "Toggle"]
+__all__ = ["GAME", "BackgammonState", "Double", "NoMove", "Play", "Roll", "Take", "Toggle"]
