@@ -491,7 +491,8 @@ class Actions:
         return state
 
     async def history(self, game_id: int) -> Result:
-        """The move list, one line per logged action, with ``(Auto)`` marking what the server played."""
+        """The move list, one line per logged action, with ``(Auto)`` marking what the server played and, for a
+        game of chance, what the player moved with (``bob (6-5): 13-8,6-5``), read from a replay of the log."""
         loaded = await self._load(game_id)
         if isinstance(loaded, Result):
             return loaded
@@ -500,10 +501,19 @@ class Actions:
             log = await self.store.log(game_id)
         except DamagedRowError as exc:
             return _fail(str(exc), game_id=game_id)
+        replay: GameState | None = game.new(row.options, row.players, row.seed)
         lines = []
         for entry in log:
+            context = ""
+            if replay is not None:
+                context = "" if entry.text in game.extra_commands else replay.turn_context()
+                try:
+                    _apply_logged(replay, entry)
+                except (GameError, DamagedRowError):
+                    replay = None  # a log that no longer replays still lists; it just loses the context
+            who = f"{entry.player_id} ({context})" if context else entry.player_id
             auto = " (Auto)" if entry.auto else ""
-            lines.append(f"{entry.number:>4}. {entry.player_id}: {entry.text}{auto}")
+            lines.append(f"{entry.number:>4}. {who}: {entry.text}{auto}")
         header = f"{game.title} game {game_id}: {', '.join(row.players)}"
         opts = game.format_options(row.options)
         if opts:

@@ -381,6 +381,11 @@ class GameState(ABC):
     def _finish(self, outcome: Outcome) -> None:
         self._outcome = outcome
 
+    def turn_context(self) -> str:
+        """What the player to move plays with that the move's text does not say (Backgammon: the dice), shown
+        beside their move in the history; empty for games without chance."""
+        return ""
+
     def forced_move(self) -> Any | None:
         """What the server plays next without waiting for a player: a queued resignation falls due, or the
         game's forced move (marked ``(Auto)`` in the history). ``None`` when a player must decide."""

@@ -13,6 +13,7 @@ import pytest
 from bot.actions import Actions, Result
 from bot.console import Console, render_text
 from data.store import Store
+from rules.backgammon import dice_text
 
 
 class Transcript:
@@ -102,7 +103,8 @@ async def test_an_opening_roll_a_pass_and_forced_plays_in_a_whole_game(session) 
     assert final.state.outcome().reason.startswith(f"{final.winners[0]} bore off all 15 checkers")
 
     texts = await history_texts(play, game_id)
-    assert "alice: no move (Auto)" in texts
+    assert "alice (6-6): no move (Auto)" in texts  # the history shows the dice each play was made with
+    assert texts[0].startswith(f"{o_player} ({dice_text(started.state.dice)}): ")
     auto_plays = [text for text in texts if text.endswith(" (Auto)") and "no move" not in text]
     assert auto_plays, "no roll with a single possible result was played for a player"
     history = await play(f"backgammon history {game_id}")

@@ -235,6 +235,9 @@ class BackgammonState(GameState):
                 self._plays = {key: Play(colour, decode(codes)) for key, codes in found.items()}
         return self._plays
 
+    def turn_context(self) -> str:
+        return dice_text(self.dice) if self.phase == MOVE and self.dice else ""
+
     def _moves(self) -> Iterator[Any]:
         seat = self.to_move
         if seat is None:
