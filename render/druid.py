@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -27,6 +28,8 @@ GROUND_LINE = (66, 70, 60)
 MARGIN = 34
 #: how far goal strips run outside the rim, in cell widths
 RIM_PUSH = 0.18
+#: room around a summary map for its goal strips and coordinates, in cells
+SUMMARY_PAD = 1.6
 
 Colour = tuple[int, int, int]
 Point = tuple[float, float]
@@ -319,60 +322,80 @@ def _draw_rim(
             _text(draw, mid, "*", star, HIGHLIGHT)
 
 
-def _draw_labels(draw: ImageDraw.ImageDraw, view: View, back: bool) -> None:
-    """Coordinates around the board: letters and numbers on the square board, the names of each column's end
-    cells on hex and Y boards. The far labels go down before the stones (which may hide them: they repeat the
-    near ones), the near ones on top. Each label stands out from its cell along the cell's outward direction,
-    far enough that neither it nor its halo covers the goal strip along the rim."""
-    board, lay = view.board, view.lay
-    size = max(11, min(18, round(view.s * 0.42)))
+class Spot(NamedTuple):
+    """Where a coordinate label goes: outside ``cell`` along the plane ``direction``, whose edge lies ``reach``
+    from the cell's centre that way; ``text`` in full and ``short`` for cramped boards."""
+
+    cell: int
+    direction: Point
+    reach: float
+    text: str
+    short: str
+
+
+@lru_cache(maxsize=32)
+def label_spots(board: Board, back: bool) -> tuple[Spot, ...]:
+    """The coordinates along the far (``back``) or near edges. Square: letters above and below, numbers left and
+    right. Hex and Y: each column's top cell above it and its bottom cell below it, standing out along the
+    rim's outward normal there (their short forms: the top row's number, the column letter)."""
     if board.kind == SQUARE:
         n = board.size
+        spots = []
         for i in range(n):
             letter, number = chr(65 + i), str(i + 1)
             if back:
-                spots = [(board.index[f"{chr(97 + i)}{n}"], (0.0, 1.0), letter)]
+                spots.append(Spot(board.index[f"{chr(97 + i)}{n}"], (0.0, 1.0), 0.5, letter, letter))
             else:
-                spots = [
-                    (board.index[f"{chr(97 + i)}1"], (0.0, -1.0), letter),
-                    (board.index[f"a{i + 1}"], (-1.0, 0.0), number),
-                    (board.index[f"{chr(96 + n)}{i + 1}"], (1.0, 0.0), number),
-                ]
-            for cell, direction, text in spots:
-                _label(draw, view, cell, direction, 0.5, text, size)
-        return
+                spots.append(Spot(board.index[f"{chr(97 + i)}1"], (0.0, -1.0), 0.5, letter, letter))
+                spots.append(Spot(board.index[f"a{i + 1}"], (-1.0, 0.0), 0.5, number, number))
+                spots.append(Spot(board.index[f"{chr(96 + n)}{i + 1}"], (1.0, 0.0), 0.5, number, number))
+        return tuple(spots)
+    lay = layout(board)
+    spots = []
     for column in range(board.ncols):
         cells = [i for i in range(board.ncells) if board.col[i] == column]
-        bottom = min(cells, key=lambda i: board.row[i])
-        top = max(cells, key=lambda i: board.row[i])
-        if back and top == bottom:
-            continue
-        cell = top if back else bottom
+        cell = (max if back else min)(cells, key=lambda i: board.row[i])
         rim = [lay.normals[k] for k in range(len(lay.polygon)) if lay.across[cell][k] < 0]
         facing = [(x, y) for x, y in rim if (y > 1e-9 if back else y < -1e-9)]
         dx, dy = sum(x for x, _ in facing), sum(y for _, y in facing)
         length = math.hypot(dx, dy) or 1.0
-        text = board.names[cell].upper()
-        if view.s < 30:
-            text = str(board.row[cell]) if back else text[0]
-        _label(draw, view, cell, (dx / length, dy / length), 0.62, text, size)
+        name = board.names[cell].upper()
+        short = str(board.row[cell]) if back else name[0]
+        spots.append(Spot(cell, (dx / length, dy / length), 0.62, name, short))
+    return tuple(spots)
 
 
-def _label(
-    draw: ImageDraw.ImageDraw, view: View, cell: int, direction: Point, reach: float, text: str, size: int
-) -> None:
-    """``text`` outside ``cell`` in the plane ``direction``: past the rim strip (``reach`` is how far the cell's
-    edge lies that way), its goal strip and a small gap, measured in pixels along the projected direction."""
-    dx, dy = direction
-    cx, cy = view.lay.centres[cell]
-    (x0, y0), (x1, y1) = view.point(cx, cy, 0), view.point(cx + dx, cy + dy, 0)
+def _draw_labels(draw: ImageDraw.ImageDraw, view: View, back: bool) -> None:
+    """Coordinates around the 3D board. The far labels go down before the stones (which may hide them: the
+    summaries repeat them), the near ones on top. Hex and Y columns of one cell are named once, in front."""
+    size = max(11, min(18, round(view.s * 0.42)))
+    board = view.board
+    for spot in label_spots(board, back):
+        if back and board.kind != SQUARE and board.col_len[board.col[spot.cell]] == 1:
+            continue
+        text = spot.text if view.s >= 30 else spot.short
+        _label(draw, view, spot, text, size)
+
+
+def _clear_of_rim(
+    spot: Spot, to_screen: Callable[[float, float], Point], rim_width: int, text: str, size: int, stroke: int
+) -> Point:
+    """Where ``text`` stands outside ``spot.cell``: past the cell's edge, the goal strip along it and a small
+    gap, all measured in pixels along the projected direction."""
+    dx, dy = spot.direction
+    (x0, y0), (x1, y1) = to_screen(0.0, 0.0), to_screen(dx, dy)
     vx, vy = x1 - x0, y1 - y0
     unit = math.hypot(vx, vy)
-    mask, _, _ = _mask(text, size, 2)
+    mask, _, _ = _mask(text, size, stroke)
     support = mask.width / 2 * abs(vx) / unit + mask.height / 2 * abs(vy) / unit
-    clearance = _rim_width(view.s) / 2 + 3 + support
-    t = reach + RIM_PUSH + clearance / unit
-    _text(draw, view.point(cx + dx * t, cy + dy * t, 0), text, size, FOREGROUND, BACKGROUND)
+    t = spot.reach + RIM_PUSH + (rim_width / 2 + 3 + support) / unit
+    return t * dx, t * dy
+
+
+def _label(draw: ImageDraw.ImageDraw, view: View, spot: Spot, text: str, size: int) -> None:
+    cx, cy = view.lay.centres[spot.cell]
+    ox, oy = _clear_of_rim(spot, lambda x, y: view.point(x, y, 0), _rim_width(view.s), text, size, 2)
+    _text(draw, view.point(cx + ox, cy + oy, 0), text, size, FOREGROUND, BACKGROUND)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -383,7 +406,7 @@ def _summary_size(board: Board, cell_px: float) -> tuple[int, int]:
     lay = layout(board)
     xs = [x for x, _ in lay.centres]
     ys = [y for _, y in lay.centres]
-    return int((max(xs) - min(xs) + 2.6) * cell_px), int((max(ys) - min(ys) + 2.6) * cell_px)
+    return int((max(xs) - min(xs) + 2 * SUMMARY_PAD) * cell_px), int((max(ys) - min(ys) + 2 * SUMMARY_PAD) * cell_px)
 
 
 def _draw_summary(
@@ -399,8 +422,8 @@ def _draw_summary(
     last = state.last.get("stone")
     last_cells = set(state.stones[last].cells) if last is not None else set()
     for cell in range(board.ncells):
-        cx = ox + (lay.centres[cell][0] - min_x + 1.3) * cell_px
-        cy = oy + (max_y - lay.centres[cell][1] + 1.3) * cell_px
+        cx = ox + (lay.centres[cell][0] - min_x + SUMMARY_PAD) * cell_px
+        cy = oy + (max_y - lay.centres[cell][1] + SUMMARY_PAD) * cell_px
         polygon = [(cx + px * cell_px * 0.97, cy - py * cell_px * 0.97) for px, py in lay.polygon]
         owner = state.top[cell]
         if owner >= 0:
@@ -418,7 +441,7 @@ def _draw_summary(
     _draw_rim(
         draw,
         state,
-        lambda x, y: (ox + (x - min_x + 1.3) * cell_px, oy + (max_y - y + 1.3) * cell_px),
+        lambda x, y: (ox + (x - min_x + SUMMARY_PAD) * cell_px, oy + (max_y - y + SUMMARY_PAD) * cell_px),
         cell_px * 0.8,
         stars=False,
     )
@@ -434,24 +457,20 @@ def _summary_labels(
     min_x: float,
     max_y: float,
 ) -> None:
+    """Coordinates around a summary, all four sides on the square board; hex and Y: column letters below,
+    each column's top row number above. Like the 3D view's, they stand clear of the goal strips."""
     ox, oy = origin
     size = max(9, round(cell_px * 0.5))
 
     def at(x: float, y: float) -> Point:
-        return ox + (x - min_x + 1.3) * cell_px, oy + (max_y - y + 1.3) * cell_px
+        return ox + (x - min_x + SUMMARY_PAD) * cell_px, oy + (max_y - y + SUMMARY_PAD) * cell_px
 
-    if board.kind == SQUARE:
-        n = board.size
-        for i in range(n):
-            for x, y, text in ((i, -1, chr(65 + i)), (i, n, chr(65 + i)), (-1, i, str(i + 1)), (n, i, str(i + 1))):
-                _text(draw, at(x, y), text, size, MUTED)
-        return
-    for column in range(board.ncols):
-        cells = [i for i in range(board.ncells) if board.col[i] == column]
-        bottom = min(cells, key=lambda i: board.row[i])
-        top = max(cells, key=lambda i: board.row[i])
-        _text(draw, at(lay.centres[bottom][0], lay.centres[bottom][1] - 0.95), chr(65 + column), size, MUTED)
-        _text(draw, at(lay.centres[top][0], lay.centres[top][1] + 0.95), str(board.row[top]), size, MUTED)
+    for back in (True, False):
+        for spot in label_spots(board, back):
+            text = spot.text if board.kind == SQUARE else spot.short
+            dx, dy = _clear_of_rim(spot, at, _rim_width(cell_px * 0.8), text, size, 0)
+            cx, cy = lay.centres[spot.cell]
+            _text(draw, at(cx + dx, cy + dy), text, size, MUTED)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -490,7 +509,7 @@ def render_scene(state: DruidState) -> tuple[Image.Image, View]:
     lay = layout(board)
     extent = max(x + DX * y for x, y in lay.centres) - min(x + DX * y for x, y in lay.centres) + 2.8
     view = View(state, max(18.0, min(44.0, 540 / extent)))
-    span = max(x for x, _ in lay.centres) - min(x for x, _ in lay.centres) + 2.6
+    span = max(x for x, _ in lay.centres) - min(x for x, _ in lay.centres) + 2 * SUMMARY_PAD
     cell_px = max(16.0, min(24.0, 250 / span))
     sum_w, sum_h = _summary_size(board, cell_px)
     header = _header(state)
