@@ -350,10 +350,17 @@ class Actions:
         try:
             try:
                 move = state.parse_move(text, seat)
-            except MoveSyntaxError:
+            except MoveSyntaxError as whole:
                 if alternative is None:
                     raise
-                move = state.parse_move(alternative, seat)
+                try:
+                    move = state.parse_move(alternative, seat)
+                except MoveSyntaxError:
+                    # Neither reading is a move: blame the one the player meant. A first word that is part of
+                    # a move (``13-7`` of ``13-7 bar-``) was no password, so the whole text is what was wrong.
+                    if _is_move_fragment(state, text.split()[0], seat):
+                        raise whole from None
+                    raise
         except GameError as exc:
             return _fail(str(exc), game_id=game_id, game_type=game.name, state=state, move_number=state.ply)
         if isinstance(move, Resign):
@@ -679,6 +686,17 @@ def _run_server_loop(state: GameState) -> tuple[list[LogEntry], list[Event]]:
         entries.append(LogEntry(state.ply, player, text, [e.to_json() for e in caused], auto=True))
         events.extend(caused)
     return entries, events
+
+
+def _is_move_fragment(state: GameState, word: str, seat: int) -> bool:
+    """Whether ``word`` alone reads as move notation (legal here or not), as a password word would not."""
+    try:
+        state.parse_move(word, seat)
+    except MoveSyntaxError:
+        return False
+    except GameError:
+        return True
+    return True
 
 
 def _apply_logged(state: GameState, entry: LogEntry) -> None:

@@ -85,6 +85,17 @@ async def test_the_password_word_is_accepted_and_ignored(console: Console) -> No
     assert aliased.result.move_number == 2
 
 
+async def test_a_bad_move_after_a_password_or_a_move_word_is_named_as_typed(console: Console) -> None:
+    """When neither reading of the words is a move, the error names what the player meant: the move after a
+    password word, or the whole text when its first word is itself move notation."""
+    game_id = (await run_ok(console, "druid challenge alice bob")).result.game_id
+    after_password = await console.run(f"druid move {game_id} alice hunter2 zz9")
+    assert not after_password.ok and after_password.result.message.startswith("zz9: not a Druid move")
+    whole = await console.run(f"druid move {game_id} alice c3 zz9")
+    assert not whole.ok and whole.result.message.startswith("c3 zz9: not a Druid move")
+    assert (await run_ok(console, f"druid show {game_id}")).result.move_number == 0
+
+
 async def test_bad_input_gets_a_specific_message_and_changes_nothing(console: Console) -> None:
     game_id = (await run_ok(console, "druid challenge alice bob")).result.game_id
     cases = {
