@@ -319,7 +319,7 @@ class DruidState(GameState):
 
     def parse_move(self, text: str, player: int | None = None) -> Any:
         seat = self.check_turn(player)
-        raw = text.strip().lower()
+        raw = "".join(text.split()).lower()
         move = self._read(text, raw)
         problem = self._problem(move, seat)
         if problem is not None:

@@ -137,10 +137,10 @@ def test_unreadable_moves_show_the_forms(text: str) -> None:
     assert json.dumps(state.to_json(), sort_keys=True) == saved
 
 
-def test_moves_read_in_any_case_and_with_leading_zeros() -> None:
+def test_moves_read_in_any_case_with_spaces_and_leading_zeros() -> None:
     state = new("-size=8")
     moves = []
-    for text in ("C3", "pass", "E03", "--", "C3-e3"):
+    for text in ("C3", " Pass ", "E03", "--", "C3 - e3"):
         moves.append(state.parse_move(text))
         state.push(moves[-1])
     assert state.height[state.board.index["d3"]] == 2
