@@ -28,6 +28,8 @@ GROUND_LINE = (66, 70, 60)
 MARGIN = 34
 #: how far goal strips run outside the rim, in cell widths
 RIM_PUSH = 0.18
+#: and how far a druid's target stars stand out
+STAR_PUSH = 0.36
 #: room around a summary map for its goal strips and coordinates, in cells
 SUMMARY_PAD = 1.6
 
@@ -299,6 +301,10 @@ def _rim_width(unit: float) -> int:
     return max(3, round(unit / 7))
 
 
+def _star_size(unit: float) -> int:
+    return max(12, round(unit / 2))
+
+
 def _draw_rim(
     draw: ImageDraw.ImageDraw,
     state: DruidState,
@@ -309,7 +315,7 @@ def _draw_rim(
     """Goal sides as thick strips just outside the board; a druid's target side also carries stars.
     ``to_screen`` maps plane points to the picture and ``unit`` is a cell's width there."""
     width = _rim_width(unit)
-    star = max(12, round(unit / 2))
+    star = _star_size(unit)
     for (ax, ay), (bx, by), (ex, ey), colour, target in _rim(state):
         push = RIM_PUSH
         draw.line(
@@ -318,7 +324,7 @@ def _draw_rim(
             width=width,
         )
         if target and stars:
-            mid = to_screen((ax + bx) / 2 + ex * 0.36, (ay + by) / 2 + ey * 0.36)
+            mid = to_screen((ax + bx) / 2 + ex * STAR_PUSH, (ay + by) / 2 + ey * STAR_PUSH)
             _text(draw, mid, "*", star, HIGHLIGHT)
 
 
@@ -367,35 +373,49 @@ def label_spots(board: Board, back: bool) -> tuple[Spot, ...]:
 
 def _draw_labels(draw: ImageDraw.ImageDraw, view: View, back: bool) -> None:
     """Coordinates around the 3D board. The far labels go down before the stones (which may hide them: the
-    summaries repeat them), the near ones on top. Hex and Y columns of one cell are named once, in front."""
+    summaries repeat them), the near ones on top. Hex and Y columns of one cell are named once, in front.
+    Along a druid's target side they also stand clear of its stars."""
     size = max(11, min(18, round(view.s * 0.42)))
     board = view.board
+    targets = [
+        (board.sides[side], view.lay.side_normals[side])
+        for side, (_, target) in _side_colours(view.state).items()
+        if target
+    ]
     for spot in label_spots(board, back):
         if back and board.kind != SQUARE and board.col_len[board.col[spot.cell]] == 1:
             continue
         text = spot.text if view.s >= 30 else spot.short
-        _label(draw, view, spot, text, size)
+        cx, cy = view.lay.centres[spot.cell]
+        dx, dy = spot.direction
+        if any(mask >> spot.cell & 1 and nx * dx + ny * dy >= 0.45 for mask, (nx, ny) in targets):
+            beyond, band = STAR_PUSH, _star_size(view.s) * 0.4
+        else:
+            beyond, band = RIM_PUSH, _rim_width(view.s) / 2
+        ox, oy = _clear_of_rim(spot, lambda x, y: view.point(x, y, 0), beyond, band, text, size, 2)
+        _text(draw, view.point(cx + ox, cy + oy, 0), text, size, FOREGROUND, BACKGROUND)
 
 
 def _clear_of_rim(
-    spot: Spot, to_screen: Callable[[float, float], Point], rim_width: int, text: str, size: int, stroke: int
+    spot: Spot,
+    to_screen: Callable[[float, float], Point],
+    beyond: float,
+    band: float,
+    text: str,
+    size: int,
+    stroke: int,
 ) -> Point:
-    """Where ``text`` stands outside ``spot.cell``: past the cell's edge, the goal strip along it and a small
-    gap, all measured in pixels along the projected direction."""
+    """Where ``text`` stands outside ``spot.cell``, as an offset from its centre: past the cell's edge, whatever
+    runs along it (centred ``beyond`` cells out, ``band`` pixels deep) and a small gap, measured in pixels
+    along the projected direction."""
     dx, dy = spot.direction
     (x0, y0), (x1, y1) = to_screen(0.0, 0.0), to_screen(dx, dy)
     vx, vy = x1 - x0, y1 - y0
     unit = math.hypot(vx, vy)
     mask, _, _ = _mask(text, size, stroke)
     support = mask.width / 2 * abs(vx) / unit + mask.height / 2 * abs(vy) / unit
-    t = spot.reach + RIM_PUSH + (rim_width / 2 + 3 + support) / unit
+    t = spot.reach + beyond + (band + 3 + support) / unit
     return t * dx, t * dy
-
-
-def _label(draw: ImageDraw.ImageDraw, view: View, spot: Spot, text: str, size: int) -> None:
-    cx, cy = view.lay.centres[spot.cell]
-    ox, oy = _clear_of_rim(spot, lambda x, y: view.point(x, y, 0), _rim_width(view.s), text, size, 2)
-    _text(draw, view.point(cx + ox, cy + oy, 0), text, size, FOREGROUND, BACKGROUND)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -468,7 +488,7 @@ def _summary_labels(
     for back in (True, False):
         for spot in label_spots(board, back):
             text = spot.text if board.kind == SQUARE else spot.short
-            dx, dy = _clear_of_rim(spot, at, _rim_width(cell_px * 0.8), text, size, 0)
+            dx, dy = _clear_of_rim(spot, at, RIM_PUSH, _rim_width(cell_px * 0.8) / 2, text, size, 0)
             cx, cy = lay.centres[spot.cell]
             _text(draw, at(cx + dx, cy + dy), text, size, MUTED)
 

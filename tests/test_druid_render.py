@@ -10,7 +10,7 @@ from PIL import Image
 
 from bench.druid import random_move
 from render.common import HIGHLIGHT, PLAYER_COLOURS
-from render.druid import GROUND, RIM_PUSH, _header, _rim, render_png, render_scene
+from render.druid import GROUND, RIM_PUSH, _header, _rim, _side_colours, render_png, render_scene
 from rules.druid import GAME, DruidState, Pass
 from rules.rng import Rng
 
@@ -89,24 +89,36 @@ def test_last_stone_and_druids_are_highlighted() -> None:
 
 
 @pytest.mark.parametrize(
-    ("words", "players"),
-    [((), 2), (("-size=26",), 2), (("-hex",), 2), (("-hex",), 3), (("-hex", "-size=13"), 3), (("-y",), 2)],
+    ("words", "players", "moves"),
+    [
+        ((), 2, ()),
+        (("-size=26",), 2, ()),
+        (("-hex",), 2, ()),
+        (("-hex",), 3, ()),
+        (("-hex", "-size=13"), 3, ()),
+        (("-y",), 2, ()),
+        (("-walk", "-size=6"), 2, ("c1", "f3")),
+        (("-hex", "-walk"), 3, ("c1", "g1", "i3")),
+    ],
 )
-def test_goal_strips_are_not_hidden_by_coordinates(words: tuple[str, ...], players: int) -> None:
-    """On an empty board every goal strip segment shows its side's colour in the 3D view: the coordinates
-    standing around the rim (and their halos) keep clear of it. A segment shared by two sides at a corner may
-    show either colour."""
-    state = game(words, players)
+def test_goal_strips_are_not_hidden_by_coordinates(words: tuple[str, ...], players: int, moves: tuple) -> None:
+    """On a board with no stone in front of the rim every goal strip segment shows its side's colour in the 3D view:
+    the coordinates standing around the rim (and their halos) keep clear of it, also where a druid's target
+    stars run along it. A segment shared by two sides at a corner may show either colour."""
+    state = play(game(words, players), *moves)
     image, view = render_scene(state)
     colours: dict[tuple[float, float], set[tuple[int, int, int]]] = {}
     for (ax, ay), (bx, by), (ex, ey), colour, _ in _rim(state):
-        spot = (round((ax + bx) / 2 + ex * RIM_PUSH, 3), round((ay + by) / 2 + ey * RIM_PUSH, 3))
-        colours.setdefault(spot, set()).add(colour)
-    hidden = [
-        spot
-        for spot, allowed in colours.items()
-        if image.getpixel(tuple(round(v) for v in view.point(*spot, 0))) not in allowed
-    ]
+        for k in (0.2, 0.8):  # off the middle, where a target star sits
+            x, y = ax + (bx - ax) * k + ex * RIM_PUSH, ay + (by - ay) * k + ey * RIM_PUSH
+            colours.setdefault((round(x, 3), round(y, 3)), set()).add(colour)
+
+    def seen(spot: tuple[float, float], allowed: set) -> bool:
+        """Strips are a few pixels wide: one pixel of the strip's colour next to the spot is enough."""
+        x, y = (round(v) for v in view.point(*spot, 0))
+        return any(image.getpixel((x + i, y + j)) in allowed for i in (-1, 0, 1) for j in (-1, 0, 1))
+
+    hidden = [spot for spot, allowed in colours.items() if not seen(spot, allowed)]
     assert hidden == []
 
 
@@ -118,3 +130,10 @@ def test_header_names_each_walk_goal_before_and_after_the_druid_appears() -> Non
     play(state, "a3")
     lines = [text for text, _ in _header(state)]
     assert lines[1].startswith("H  p1: druid to the right column")
+
+
+def test_walk_targets_are_starred() -> None:
+    state = play(game(("-hex", "-walk"), 3), "c1", "b6", "a3")
+    assert state.targets == ["NE", "SE", "E"]
+    starred = {side for side, (_, target) in _side_colours(state).items() if target}
+    assert starred == {"NE", "SE", "E"}
