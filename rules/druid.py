@@ -699,6 +699,8 @@ class DruidState(GameState):
         text = "Left: top stone of each cell (" + ", ".join(parts) + "). Right: height."
         if self.board.kind != SQUARE:
             text += " Rows count up from each column's bottom cell; the number over a column is its top row."
+        if self.options.get("nostack"):
+            text += " Capitals are sarsen tops: -nostack lets no sarsen go on them."
         if self.walk:
             for seat, cell in enumerate(self.druids):
                 target = self.targets[seat]

@@ -121,6 +121,8 @@ def test_nostack_forbids_sarsen_on_sarsen_but_not_on_lintel() -> None:
     assert state.height[state.board.index["d3"]] == 3
     idx = state.board.index
     assert (state.owner_glyph(idx["d3"]), state.owner_glyph(idx["c3"])) == ("V", "v"), "sarsen tops are marked"
+    assert "Capitals are sarsen tops" in state.text_board()
+    assert "Capitals" not in new().text_board()
 
 
 # ---- lintels: the help file's three legal placements ----------------------------------------------------
