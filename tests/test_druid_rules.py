@@ -547,3 +547,12 @@ def test_swap_in_two_player_hex_and_y(words: tuple[str, ...]) -> None:
     play(state, "c3", "swap")
     assert state.players == ["bob", "ann"] and state.top[state.board.index["c3"]] == 0
     assert state.to_move == 1 and state.colours[1] == "O"
+
+
+def test_swap_in_walk_hands_over_the_opening_druid() -> None:
+    state = new("-walk", "-size=5")
+    play(state, "c1", "swap")
+    assert state.players == ["bob", "ann"] and state.druids[0] == state.board.index["c1"]
+    assert state.players[state.to_move] == "ann" and state.colours[state.to_move] == "H"
+    play(state, "a3", "c2", "pass")
+    assert state.parse_move("n", player=0) == Step("n"), "bob now walks V's druid"
