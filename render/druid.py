@@ -527,11 +527,12 @@ def render_scene(state: DruidState) -> tuple[Image.Image, View]:
     """The picture and the 3D view's projection (tests use it to find where a cell was drawn)."""
     board = state.board
     lay = layout(board)
-    extent = max(x + DX * y for x, y in lay.centres) - min(x + DX * y for x, y in lay.centres) + 2.8
-    view = View(state, max(18.0, min(44.0, 540 / extent)))
     span = max(x for x, _ in lay.centres) - min(x for x, _ in lay.centres) + 2 * SUMMARY_PAD
     cell_px = max(16.0, min(24.0, 250 / span))
     sum_w, sum_h = _summary_size(board, cell_px)
+    # the 3D view takes at least the width of the two summaries side by side, so big boards stay legible
+    extent = max(x + DX * y for x, y in lay.centres) - min(x + DX * y for x, y in lay.centres) + 2.8
+    view = View(state, max(18.0, min(44.0, max(540, 2 * sum_w + 24) / extent)))
     header = _header(state)
     line_px = 22
     head_h = line_px * len(header) + 12
