@@ -659,7 +659,7 @@ class DruidState(GameState):
         return "." if h == 0 else str(h) if h < 10 else chr(55 + h) if h < 36 else "+"
 
     def text_board(self) -> str:
-        grids = [self._grid(self.owner_glyph), self._grid(self.height_glyph)]
+        grids = [self._star_druids(self._grid(self.owner_glyph)), self._grid(self.height_glyph)]
         lines = [f"{left}       {right}" for left, right in zip(*grids, strict=True)]
         lines.append("")
         lines.append(self._legend())
@@ -694,6 +694,23 @@ class DruidState(GameState):
         width = max(map(len, lines))
         return [line.ljust(width) for line in lines]
 
+    def _star_druids(self, lines: list[str]) -> list[str]:
+        """Walk: each druid's cell shown between stars, like *v* (the help marks druids so)."""
+        board = self.board
+        for cell in self.druids:
+            if cell is None:
+                continue
+            if board.kind == SQUARE:
+                y, x = 1 + board.size - board.row[cell], len(str(board.size)) + 2 + 2 * board.col[cell]
+            else:
+                y, x = 2 + max(board.y2) - board.y2[cell], 3 + 2 * board.col[cell]
+            chars = list(lines[y])
+            for k in (x - 1, x + 1):
+                if chars[k] == " ":
+                    chars[k] = "*"
+            lines[y] = "".join(chars)
+        return lines
+
     def _legend(self) -> str:
         parts = [f"{self.colours[s].lower()} = {self.players[s]}" for s in range(len(self.players))]
         text = "Left: top stone of each cell (" + ", ".join(parts) + "). Right: height."
@@ -701,6 +718,8 @@ class DruidState(GameState):
             text += " Rows count up from each column's bottom cell; the number over a column is its top row."
         if self.options.get("nostack"):
             text += " Capitals are sarsen tops: -nostack lets no sarsen go on them."
+        if any(cell is not None for cell in self.druids):
+            text += f" Stars mark a druid, as in *{self.colours[0].lower()}*."
         if self.walk:
             for seat, cell in enumerate(self.druids):
                 target = self.targets[seat]

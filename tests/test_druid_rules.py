@@ -556,3 +556,18 @@ def test_swap_in_walk_hands_over_the_opening_druid() -> None:
     assert state.players[state.to_move] == "ann" and state.colours[state.to_move] == "H"
     play(state, "a3", "c2", "pass")
     assert state.parse_move("n", player=0) == Step("n"), "bob now walks V's druid"
+
+
+def test_text_board_stars_the_druids() -> None:
+    state = new("-walk", "-size=6")
+    play(state, "c1", "a3", "c2", "b3", "n", "e")
+    lines = state.text_board().splitlines()
+    assert lines[4].startswith("3  h*h*. . . .  3       3  1 1 . . . .  3"), "H's druid on B3, heights untouched"
+    assert lines[5].startswith("2  . .*v*. . .  2"), "V's druid stepped up to C2"
+    assert lines[6].startswith("1  . . v . . .  1")
+    assert "Stars mark a druid, as in *v*." in lines[9]
+    hexed = new("-hex", "-walk", players=3)
+    play(hexed, "c1", "g1", "i3")
+    text = hexed.text_board()
+    assert "      *x*  .  *o*" in text and "  *y*" in text and "as in *x*" in text
+    assert "*" not in new("-walk").text_board()
