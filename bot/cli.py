@@ -44,6 +44,34 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+_VALUE_OPTIONS = ("--db", "--as", "--boards")
+_FLAG_OPTIONS = ("--json", "--no-images", "-h", "--help")
+
+
+def _words_after_options(argv: Sequence[str]) -> list[str]:
+    """Arrange a ``pbm do`` line so that argparse reads pbm's own options as options and everything else as the
+    command's words, wherever they stand: pbmserv words may start with a dash (``-size=8``, and ``--``, a pass),
+    which argparse would otherwise take for options or for the end of its options."""
+    argv = list(argv)
+    if not argv or argv[0] != "do":
+        return argv
+    options: list[str] = []
+    words: list[str] = []
+    index = 1
+    while index < len(argv):
+        word = argv[index]
+        if word in _VALUE_OPTIONS and index + 1 < len(argv):
+            options += argv[index : index + 2]
+            index += 2
+            continue
+        if word in _FLAG_OPTIONS or word.split("=", 1)[0] in _VALUE_OPTIONS:
+            options.append(word)
+        elif not (word == "--" and not words):  # a leading "--" is the user's own end-of-options marker
+            words.append(word)
+        index += 1
+    return ["do", *options, "--", *words]
+
+
 async def _console_session(args: argparse.Namespace, lines: Sequence[str] | None) -> int:
     from bot.actions import Actions
     from bot.console import Console, render_json, render_text
@@ -75,7 +103,7 @@ async def _console_session(args: argparse.Namespace, lines: Sequence[str] | None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parser().parse_args(_words_after_options(sys.argv[1:] if argv is None else argv))
     if args.command in ("do", "console"):
         try:
             return asyncio.run(_console_session(args, args.words if args.command == "do" else None))

@@ -177,6 +177,9 @@ class DrogoState(GameState):
         self.stacks: list[list[int]] = [[] for _ in range(self.size * self.size)]
         self.turn = 0
         self.placements = 0
+        #: placements after which the game ends as it stands (:func:`move_cap`); ``None`` lifts the cap, leaving
+        #: superko alone to end the game, which it does, but only after astronomically many moves on big boards
+        self.placement_limit: int | None = move_cap(self.size)
         self.passes = 0
         self.last: dict[str, Any] | None = None
         self._rebuild()
@@ -487,8 +490,8 @@ class DrogoState(GameState):
         self.passes = 0
         events = self._capture_events(seat, taken)
         self.turn = self.next_active(seat)
-        if self.placements >= move_cap(self.size):
-            cap, n = move_cap(self.size), self.size
+        if self.placement_limit is not None and self.placements >= self.placement_limit:
+            cap, n = self.placement_limit, self.size
             events.extend(self._end(f"the game has reached its limit of {cap} placements for a {n}x{n} board"))
         return events
 
@@ -642,6 +645,7 @@ class DrogoState(GameState):
             raise StateFormatError(f"Drogo has 2 to 4 players, not {nplayers}")
         self.options = GAME.validate(self.options, nplayers)
         self.size = int(data["size"])
+        self.placement_limit = move_cap(self.size)
         if self.size != self.options["size"]:
             raise StateFormatError(f"board size {self.size} does not match the option -size={self.options['size']}")
         raw = list(data["stacks"])

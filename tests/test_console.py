@@ -184,6 +184,18 @@ def _pbm(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def test_pbm_do_takes_dashed_words_unquoted(tmp_path: Path) -> None:
+    """``-size=4`` and the pass ``--`` are words of the command, not options of ``pbm do``, quoted or not, and
+    pbm's own options may follow the words."""
+    db = str(tmp_path / "cli.sqlite3")
+    started = _pbm(tmp_path, "do", "--db", db, "druid", "challenge", "-size=4", "alice", "bob", "--json")
+    assert json.loads(started.stdout)["message"].startswith("Druid game 1 started: alice, bob (-size=4)")
+    passed = _pbm(tmp_path, "do", "--db", db, "--as", "alice", "druid", "move", "1", "--")
+    assert passed.returncode == 0 and "alice passed" in passed.stdout.replace("(V) ", "")
+    shown = _pbm(tmp_path, "do", "--db", db, "--", "druid", "show", "1")
+    assert shown.returncode == 0 and "bob to move (move 2)" in shown.stdout
+
+
 def test_pbm_do_json_and_exit_codes(tmp_path: Path) -> None:
     db = str(tmp_path / "cli.sqlite3")
     started = _pbm(tmp_path, "do", "--json", "--db", db, "druid challenge -size=4 alice bob")
