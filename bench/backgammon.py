@@ -8,25 +8,14 @@ third of all rolls doubles (the expensive case: up to four steps).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
-from bench.common import Row, median_ms, rate
+from bench.common import Row, cpu_samples, median_ms, rate
 from render.backgammon import render_png
 from rules.backgammon import GAME, START, BackgammonState
 from rules.backgammon.movegen import BAR, generate
 from rules.rng import Rng
 
 Position = tuple[list[int], list[int], int, int]
-
-
-def cpu_samples(fn: Callable[[], object], repeat: int) -> list[float]:
-    """CPU seconds of ``repeat`` calls: the machine is shared, and waiting for a core is not our cost."""
-    out = []
-    for _ in range(repeat):
-        start = time.process_time()
-        fn()
-        out.append(time.process_time() - start)
-    return out
 
 
 def random_step(state: BackgammonState, rng: Rng) -> None:

@@ -33,6 +33,23 @@ def samples(fn: Callable[[], object], repeat: int) -> list[float]:
     return out
 
 
+def cpu_samples(fn: Callable[[], object], repeat: int) -> list[float]:
+    """CPU seconds of ``repeat`` calls of ``fn``: on a shared machine, waiting for a core is not our cost."""
+    out = []
+    for _ in range(repeat):
+        start = time.process_time()
+        fn()
+        out.append(time.process_time() - start)
+    return out
+
+
+def timed(fn: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds of one call of ``fn``."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
 def median_ms(times: list[float]) -> float:
     return statistics.median(times) * 1000.0
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
 
-from bench.common import Row, median_ms, rate
+from bench.common import Row, median_ms, rate, timed
 from rules.dragons import GAME, DragonsState
 from rules.rng import Rng
 
@@ -36,13 +35,6 @@ def play_out(state: DragonsState, rng: Rng) -> DragonsState:
     return state
 
 
-def _timed(fn: Callable[[], object]) -> tuple[float, float]:
-    """Wall and CPU seconds of one call."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    fn()
-    return time.perf_counter() - wall, time.process_time() - cpu
-
-
 def _push_rows(quick: bool) -> list[Row]:
     """Every push made with at least LATE tiles down, in seeded default games (most random games end earlier
     with a loop, so many games are played to collect enough late pushes)."""
@@ -54,7 +46,7 @@ def _push_rows(quick: bool) -> list[Row]:
             if len(state.tiles) < LATE:
                 state.push(move)
                 continue
-            wall, cpu = _timed(lambda state=state, move=move: state.push(move))
+            wall, cpu = timed(lambda state=state, move=move: state.push(move))
             walls.append(wall)
             cpus.append(cpu)
             autos.append(len(state.last["autos"]) if state.last else 0)
@@ -102,7 +94,7 @@ def _render_rows(quick: bool) -> list[Row]:
     rows = []
     for label, state, target in ((f"{len(longest.tiles)}-tile game", longest, 80.0), ("200-tile pool", biggest, None)):
         png = render_png(state)
-        samples = [_timed(lambda state=state: render_png(state)) for _ in range(3 if quick else 10)]
+        samples = [timed(lambda state=state: render_png(state)) for _ in range(3 if quick else 10)]
         wall_ms = statistics.median(w for w, _ in samples) * 1000
         cpu_ms = statistics.median(c for _, c in samples) * 1000
         kb = len(png) / 1024

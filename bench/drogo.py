@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
 
-from bench.common import Row, median_ms, rate
+from bench.common import Row, median_ms, rate, timed
 from rules.drogo import GAME, DrogoState, random_move
 from rules.rng import Rng
 
@@ -31,13 +30,6 @@ def advance(state: DrogoState, rng: Rng, moves: int) -> DrogoState:
     return state
 
 
-def _timed(fn: Callable[[], object]) -> tuple[float, float]:
-    """Wall and CPU seconds of one call."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    fn()
-    return time.perf_counter() - wall, time.process_time() - cpu
-
-
 def _push_rows(quick: bool) -> list[Row]:
     """Every push of seeded 6x6 games, from the opening to the placement cap."""
     walls, cpus, capturing = [], [], []
@@ -45,7 +37,7 @@ def _push_rows(quick: bool) -> list[Row]:
         state, rng = new_game(seed), Rng(seed)
         while not state.is_over:
             move = state.forced_move() or random_move(state, rng)
-            wall, cpu = _timed(lambda state=state, move=move: state.push(move))
+            wall, cpu = timed(lambda state=state, move=move: state.push(move))
             walls.append(wall)
             cpus.append(cpu)
             if state.last and state.last["captured"]:
@@ -72,7 +64,7 @@ def _enumeration_rows(quick: bool) -> list[Row]:
     walls, cpus, counts = [], [], []
     for position in mid_game_positions(5 if quick else 60):
         fresh = position.clone()
-        wall, cpu = _timed(lambda fresh=fresh: counts.append(len(list(fresh.legal_moves))))
+        wall, cpu = timed(lambda fresh=fresh: counts.append(len(list(fresh.legal_moves))))
         walls.append(wall)
         cpus.append(cpu)
     note = f"{len(walls)} positions, median {statistics.median(counts):.0f} legal moves (max {max(counts)})"
@@ -119,7 +111,7 @@ def _render_rows(quick: bool) -> list[Row]:
         png = render_png(state)
         walls, cpus = [], []
         for _ in range(3 if quick else 15):
-            wall, cpu = _timed(lambda state=state: render_png(state))
+            wall, cpu = timed(lambda state=state: render_png(state))
             walls.append(wall)
             cpus.append(cpu)
         wall_ms, cpu_ms, kb = median_ms(walls), median_ms(cpus), len(png) / 1024

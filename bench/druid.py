@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from bench.common import Row, median_ms, rate, samples
+from bench.common import Row, cpu_samples, median_ms, rate, samples
 from rules.base import GameState
 from rules.druid import GAME, DruidState, Pass, Sarsen, Step, Swap
 from rules.rng import Rng
@@ -151,12 +151,7 @@ def _render_rows(quick: bool) -> list[Row]:
     png = render_png(state)
     repeat = 3 if quick else 15
     value = median_ms(samples(lambda: render_png(state), repeat))
-    cpu = []
-    for _ in range(repeat):
-        start = time.process_time()
-        render_png(state)
-        cpu.append(time.process_time() - start)
-    cpu_ms = median_ms(cpu)
+    cpu_ms = median_ms(cpu_samples(lambda: render_png(state), repeat))
     kb = len(png) / 1024
     note = (
         f"full board: every cell built on, {sum(len(s.cells) for s in state.stones)} stone units,"
