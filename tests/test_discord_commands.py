@@ -53,7 +53,8 @@ async def test_move_suggestions_are_the_callers_legal_moves_at_most_25(discord_w
         no_game = await fake.autocomplete(w.alice, w.channel, "move", {"move": ""}, "move")
         carols_games = await fake.autocomplete(w.carol, w.channel, "move", {"move": "", "game": ""}, "game")
         listed = await fake.reply(await fake.slash(w.bob, table.thread.id, "moves", {"prefix": "a"}))
-        legal = await bot.actions.moves(1, "", limit=1000)
+        full = await fake.reply(await fake.slash(w.bob, table.thread.id, "moves"))
+        legal = await bot.actions.moves(1, "", limit=None)
     assert len(legal.items) > 25 and len(everything) == 25
     assert [c["value"] for c in everything] == legal.items[:25]
     assert [c["value"] for c in prefixed] == [f"c{n}" for n in range(1, 9)]
@@ -61,6 +62,7 @@ async def test_move_suggestions_are_the_callers_legal_moves_at_most_25(discord_w
     assert no_game == [] and carols_games == []
     assert listed.ephemeral and listed.content.splitlines()[1:] == [f"a{n}" for n in range(1, 9)]
     assert "legal move(s) for alice" in listed.content
+    assert full.content.splitlines()[1:] == legal.items  # /moves lists them all, like the console
 
 
 async def test_games_lists_a_members_running_and_finished_games(discord_world: World, tmp_path: Path) -> None:

@@ -270,7 +270,9 @@ class GameCommands(commands.Cog):
         if game_id is None:
             await reply(interaction, "which game? Give `game`, or use /moves in the game's thread")
             return
-        await reply(interaction, listing(await self.actions.moves(game_id, prefix)), file_name=f"moves-{game_id}.txt")
+        # every move, as in the console; a list too long for one message goes as a file
+        moves = await self.actions.moves(game_id, prefix, limit=None)
+        await reply(interaction, listing(moves), file_name=f"moves-{game_id}.txt")
 
     @app_commands.command(name="help", description="Rules and move notation of a game")
     @app_commands.choices(game=GAME_CHOICES)
