@@ -40,36 +40,43 @@ async def play(tmp_path: Path):
     await store.close()
 
 
-async def test_refusals_say_why_and_change_nothing(play: Transcript) -> None:
-    game = (await play("drogo challenge ann bob")).game_id
+async def assert_refused(play: Transcript, game: int, refusals: dict[str, str]) -> None:
+    """Each move is refused with its reason, and the board is unchanged after all of them."""
     before = await play.text(f"drogo show {game}")
-    refusals = {
-        "ann c3,d3": "only one piece may be placed on the opening move",
-        "ann g1": "g1 is off the board (a1 to f6)",
-        "ann pass": "Drogo has no voluntary pass: you have a legal placement",
-        "ann c3;d3": "'c3;d3' is not a cell",
-        "bob c3": "not your turn",
-    }
     for words, reason in refusals.items():
         result = await play(f"drogo move {game} {words}", ok=False)
         assert reason in result.message
     assert await play.text(f"drogo show {game}") == before
 
+
+async def test_refusals_say_why_and_change_nothing(play: Transcript) -> None:
+    game = (await play("drogo challenge ann bob")).game_id
+    await assert_refused(
+        play,
+        game,
+        {
+            "ann c3,d3": "only one piece may be placed on the opening move",
+            "ann g1": "g1 is off the board (a1 to f6)",
+            "ann pass": "Drogo has no voluntary pass: you have a legal placement",
+            "ann c3;d3": "'c3;d3' is not a cell",
+            "bob c3": "not your turn",
+        },
+    )
+
     await play(f"drogo move {game} ann c3")
     await play(f"drogo move {game} bob f6")
     await play(f"drogo move {game} ann c3,c3")
     await play(f"drogo move {game} bob a5,a6")
-    before = await play.text(f"drogo show {game}")
-    refusals = {
-        "ann f6": "you may build on an enemy stack only when the piece joins one of your groups",
-        "ann c3,d3": "pieces side by side must be at the same level, but c3 would be at level 4 and d3 at level 1",
-        "ann a1,c1": "the two pieces must touch",
-        "ann c3,c3,c3": "a turn places one or two pieces",
-    }
-    for words, reason in refusals.items():
-        result = await play(f"drogo move {game} {words}", ok=False)
-        assert reason in result.message
-    assert await play.text(f"drogo show {game}") == before
+    await assert_refused(
+        play,
+        game,
+        {
+            "ann f6": "you may build on an enemy stack only when the piece joins one of your groups",
+            "ann c3,d3": "pieces side by side must be at the same level, but c3 would be at level 4 and d3 at level 1",
+            "ann a1,c1": "the two pieces must touch",
+            "ann c3,c3,c3": "a turn places one or two pieces",
+        },
+    )
     await play(f"drogo move {game} ann c3,c3")
     await play(f"drogo move {game} bob a1")
     await play(f"drogo move {game} ann c3")
