@@ -1,13 +1,18 @@
-"""The ``pbm`` command: ``run`` (the Discord bot), ``sync`` (push slash commands), ``console`` and ``do``.
+"""The ``pbm`` command: ``run`` (the Discord bot), ``sync`` (push slash commands), ``console``, ``do``, ``check``
+and ``backup``.
 
 ``pbm do`` and ``pbm console`` never import discord.py: a console move costs a process start, one SQLite
-transaction and one board render.
+transaction and one board render. Every problem of the environment (a damaged or foreign database file, a full
+disk, a database from a newer pbm, Discord out of reach) is one line on standard error and a non-zero exit, never
+a traceback; ``--verbose`` adds the details for whoever has to dig.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -19,28 +24,46 @@ NO_TOKEN = (
     "No Discord token: set DISCORD_TOKEN (or pass --token) to run the bot.\n"
     'To play without Discord, use the console: pbm console   (or one command: pbm do "druid help")'
 )
+#: exit codes: a refused command, and a problem of the environment (database, disk, Discord, configuration)
+EXIT_REFUSED = 1
+EXIT_ENVIRONMENT = 2
+
+
+class EnvironmentProblem(Exception):
+    """Something outside pbm prevents the command (the database file, the disk, Discord); one line for people."""
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbm", description="Play-by-post board games: Discord bot and console.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    def local(p: argparse.ArgumentParser) -> None:
+    def database(p: argparse.ArgumentParser) -> None:
         p.add_argument("--db", type=Path, default=None, help="SQLite file (default: $PBM_DB or the data directory)")
+
+    def local(p: argparse.ArgumentParser) -> None:
+        database(p)
         p.add_argument("--as", dest="identity", default=None, help="act as this user where a command names none")
-        p.add_argument("--boards", type=Path, default=None, help="where board PNGs go (default: beside the db)")
+        p.add_argument(
+            "--boards", type=Path, default=None, help="where board PNGs go (default: <db name>-boards beside the db)"
+        )
         p.add_argument("--no-images", action="store_true", help="do not write board PNGs")
 
     do = sub.add_parser("do", help='run one console command, e.g. pbm do "druid show 1"')
     local(do)
     do.add_argument("--json", action="store_true", help="print one JSON object")
-    do.add_argument("words", nargs="+", help="the command: one quoted string, or separate words")
+    do.add_argument("words", nargs="*", help="the command: one quoted string, or separate words")
     console = sub.add_parser("console", help="an interactive console of the same commands")
     local(console)
     for name, text in (("run", "start the Discord bot"), ("sync", "push the slash commands to Discord now")):
         p = sub.add_parser(name, help=text)
         p.add_argument("--token", default=None, help="Discord bot token (default: $DISCORD_TOKEN)")
-        p.add_argument("--db", type=Path, default=None, help="SQLite file (default: $PBM_DB or the data directory)")
+        database(p)
+        p.add_argument("--verbose", action="store_true", help="on failure, print the full details")
+    check = sub.add_parser("check", help="check the database: SQLite's integrity check and every game replayed")
+    database(check)
+    backup = sub.add_parser("backup", help="copy the live database, consistently, to a new file")
+    database(backup)
+    backup.add_argument("path", type=Path, help="the new file (it must not exist yet)")
     return parser
 
 
@@ -49,43 +72,68 @@ _FLAG_OPTIONS = ("--json", "--no-images", "-h", "--help")
 
 
 def _words_after_options(argv: Sequence[str]) -> list[str]:
-    """Arrange a ``pbm do`` line so that argparse reads pbm's own options as options and everything else as the
-    command's words, wherever they stand: pbmserv words may start with a dash (``-size=8``, and ``--``, a pass),
-    which argparse would otherwise take for options or for the end of its options."""
+    """Arrange a ``pbm do`` line for argparse: pbm's own options count only before the command's words (or
+    before a ``--`` that ends them); from the first other word on, everything is the command's, even words that
+    look like options (``-size=8``, Druid's pass ``--``, a stray ``--db``)."""
     argv = list(argv)
     if not argv or argv[0] != "do":
         return argv
     options: list[str] = []
-    words: list[str] = []
     index = 1
     while index < len(argv):
         word = argv[index]
         if word in _VALUE_OPTIONS and index + 1 < len(argv):
             options += argv[index : index + 2]
             index += 2
-            continue
-        if word in _FLAG_OPTIONS or word.split("=", 1)[0] in _VALUE_OPTIONS:
+        elif word in _FLAG_OPTIONS or word.split("=", 1)[0] in _VALUE_OPTIONS:
             options.append(word)
-        elif not (word == "--" and not words):  # a leading "--" is the user's own end-of-options marker
-            words.append(word)
-        index += 1
-    return ["do", *options, "--", *words]
+            index += 1
+        elif word == "--":
+            index += 1
+            break
+        else:
+            break
+    return ["do", *options, "--", *argv[index:]]
+
+
+def _boards_dir(db_path: Path) -> Path:
+    """Boards of a database go beside it under its own name, so two databases in one folder never share them."""
+    return db_path.parent / f"{db_path.stem}-boards"
+
+
+async def _open_store(db_path: Path):  # -> data.store.Store
+    from data.store import DatabaseUnusableError, Store
+
+    try:
+        return await Store.open(db_path)
+    except DatabaseUnusableError as exc:
+        raise EnvironmentProblem(str(exc)) from exc
+
+
+def _environment_problem(db_path: Path, exc: BaseException) -> EnvironmentProblem:
+    from data.store import describe_database_error
+
+    return EnvironmentProblem(f"{db_path}: {describe_database_error(exc)}")
 
 
 async def _console_session(args: argparse.Namespace, lines: Sequence[str] | None) -> int:
-    from bot.actions import Actions
-    from bot.console import Console, render_json, render_text
-    from data.store import Store
+    import sqlite3
+
+    from bot.actions import Actions, Result
+    from bot.console import Console, Outcome, render_json, render_text
 
     db_path: Path = args.db or default_db_path()
-    boards = args.boards or db_path.parent / "boards"
-    store = await Store.open(db_path)
+    boards = args.boards or _boards_dir(db_path)
+    store = await _open_store(db_path)
     try:
         console = Console(Actions(store), boards, identity=args.identity, images=not args.no_images)
         if lines is not None:
-            outcome = await console.run(" ".join(lines))
+            try:
+                outcome = await console.run(" ".join(lines))
+            except (sqlite3.Error, OSError) as exc:
+                raise _environment_problem(db_path, exc) from exc
             print(render_json(outcome) if args.json else render_text(outcome))
-            return 0 if outcome.ok else 1
+            return 0 if outcome.ok else EXIT_REFUSED
         print(f"pbm console on {db_path}; 'help' lists the commands, 'quit' leaves.")
         loop = asyncio.get_running_loop()
         while True:
@@ -96,29 +144,97 @@ async def _console_session(args: argparse.Namespace, lines: Sequence[str] | None
                 return 0
             if line.strip().lower() in ("quit", "exit"):
                 return 0
-            if line.strip():
-                print(render_text(await console.run(line)))
+            if not line.strip():
+                continue
+            try:
+                outcome = await console.run(line)
+            except (sqlite3.Error, OSError) as exc:
+                outcome = Outcome(Result(ok=False, message=str(_environment_problem(db_path, exc))))
+            print(render_text(outcome))
     finally:
         await store.close()
 
 
+async def _check(db_path: Path) -> int:
+    from bot.actions import Actions
+    from bot.maintenance import check
+
+    store = await _open_store(db_path)
+    try:
+        report = await check(Actions(store))
+    finally:
+        await store.close()
+    print("\n".join(report.lines()))
+    return 0 if report.ok else EXIT_REFUSED
+
+
+async def _backup(db_path: Path, target: Path) -> int:
+    from data.store import StoreError
+
+    if not db_path.exists():
+        raise EnvironmentProblem(f"{db_path}: there is no database there to back up")
+    store = await _open_store(db_path)
+    try:
+        written = await store.backup(target)
+    except StoreError as exc:
+        raise EnvironmentProblem(str(exc)) from exc
+    finally:
+        await store.close()
+    print(f"backed up {db_path} to {written}")
+    return 0
+
+
+def _json_failure(message: str) -> str:
+    """``pbm do --json`` always prints its one object, also when the command could not run at all."""
+    return json.dumps({"ok": False, "message": message, "game_id": None, "items": [], "legal_moves": []})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(_words_after_options(sys.argv[1:] if argv is None else argv))
-    if args.command in ("do", "console"):
+    if args.command in ("do", "console", "check", "backup"):
+        db_path: Path = args.db or default_db_path()
         try:
+            if args.command == "check":
+                return asyncio.run(_check(db_path))
+            if args.command == "backup":
+                return asyncio.run(_backup(db_path, args.path))
+            if args.command == "do" and not args.words:
+                raise EnvironmentProblem('no command given: try pbm do "help"')
             return asyncio.run(_console_session(args, args.words if args.command == "do" else None))
+        except EnvironmentProblem as exc:
+            if getattr(args, "json", False):
+                print(_json_failure(str(exc)))
+            print(f"pbm: {exc}", file=sys.stderr)
+            return EXIT_ENVIRONMENT
+        except KeyboardInterrupt:
+            return 130
         except BrokenPipeError:
             # The reader went away (``pbm do ... | head``): the command has run and is committed; say nothing
             # more, and keep Python from complaining about stdout again at exit.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            return 1
+            return EXIT_REFUSED
     config = Config.from_env(token=args.token, db_path=args.db)
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
-        return 2
+        return EXIT_ENVIRONMENT
+    try:
+        asyncio.run(_preflight(config.db_path))
+    except EnvironmentProblem as exc:
+        print(f"pbm: {exc}", file=sys.stderr)
+        return EXIT_ENVIRONMENT
     from bot.discord import run_bot, sync_commands
 
-    return run_bot(config) if args.command == "run" else sync_commands(config)
+    if args.verbose:
+        logging.getLogger("pbm").setLevel(logging.DEBUG)
+    serve = run_bot if args.command == "run" else sync_commands
+    return serve(config, verbose=args.verbose)
+
+
+async def _preflight(db_path: Path) -> None:
+    """Open (and migrate) the database before connecting to Discord, so a bad file is one line, not a bot that
+    logs in and then fails."""
+    store = await _open_store(db_path)
+    await store.close()
 
 
 if __name__ == "__main__":

@@ -126,10 +126,10 @@ def parse_options(declared: Sequence[Option], tokens: Iterable[str]) -> dict[str
         else:
             if not sep or raw == "":
                 raise OptionError(f"option -{name} needs a value, like -{name}=8")
-            try:
-                number = int(raw)
-            except ValueError:
-                raise OptionError(f"option -{name}: {raw!r} is not a whole number") from None
+            if not (raw.isascii() and raw.isdigit()):
+                shown = raw if len(raw) <= 12 else raw[:12] + "…"
+                raise OptionError(f"option -{name}: {shown!r} is not a whole number written with the digits 0-9")
+            number = int(raw) if len(raw) <= 9 else 10**9
             if (opt.minimum is not None and number < opt.minimum) or (opt.maximum is not None and number > opt.maximum):
                 raise OptionError(f"option -{name}={number} is out of range ({opt.minimum}..{opt.maximum})")
             values[name] = number
@@ -330,6 +330,15 @@ class GameState(ABC):
     @abstractmethod
     def _load(self, data: Mapping[str, Any]) -> None:
         """Restore the game-specific part from :meth:`_dump`'s output; raise on anything malformed."""
+
+    def memory(self) -> list[int]:
+        """Append-only values the game keeps outside its snapshot (Drogo: the position hashes seen, oldest first,
+        as unsigned 64-bit ints); [] for games without. The store appends what a move added and hands it back
+        through :meth:`restore_memory`, so the snapshot stays the same size however long the game runs."""
+        return []
+
+    def restore_memory(self, values: Sequence[int]) -> None:  # noqa: B027 (a hook: most games keep no memory)
+        """Give a state loaded from JSON its memory back (a no-op for games without memory)."""
 
     def move_text(self, move: Any) -> str:
         """The canonical text of a move, as the history shows it."""
