@@ -638,6 +638,7 @@ class Actions:
             players=list(state.players),
             to_move=_player_to_move(state),
             winners=_winners(state),
+            legal_moves=_legal_texts(state),
         )
 
     async def games(
@@ -688,7 +689,8 @@ class Actions:
         if state.is_over:
             return _fail(f"game {game_id} is over", game_id=game_id, game_type=game.name)
         wanted = prefix.strip().lower()
-        matching = [text for text in (state.move_text(m) for m in state.legal_moves) if text.lower().startswith(wanted)]
+        every = _legal_texts(state)
+        matching = [text for text in every if text.lower().startswith(wanted)]
         shown = matching if limit is None else matching[:limit]
         more = f" (first {len(shown)} shown)" if len(matching) > len(shown) else ""
         seat = state.to_move
@@ -702,6 +704,7 @@ class Actions:
             to_move=_player_to_move(state),
             items=shown,
             status=row.status,
+            legal_moves=every,
         )
 
     async def players_of(self, game_id: int) -> list[str]:
@@ -784,6 +787,13 @@ class Actions:
 def _player_to_move(state: GameState) -> str | None:
     seat = state.to_move
     return None if seat is None or state.is_over else state.players[seat]
+
+
+def _legal_texts(state: GameState) -> list[str]:
+    """The legal moves of the player to move, in the game's canonical notation (none once the game is over)."""
+    if state.is_over or state.to_move is None:
+        return []
+    return [state.move_text(m) for m in state.legal_moves]
 
 
 def _winners(state: GameState) -> list[str]:

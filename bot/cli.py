@@ -117,16 +117,19 @@ def _environment_problem(db_path: Path, exc: BaseException) -> EnvironmentProble
 
 
 async def _console_session(args: argparse.Namespace, lines: Sequence[str] | None) -> int:
+    """``pbm do`` (``lines`` given) or ``pbm console`` on the database; a database error while a command runs
+    (a full disk) is one line: it ends ``pbm do``, and the interactive console goes on to the next command."""
     import sqlite3
 
     from bot.actions import Actions, Result
     from bot.console import Console, Outcome, render_json, render_text
 
     db_path: Path = args.db or default_db_path()
-    boards = args.boards or _boards_dir(db_path)
     store = await _open_store(db_path)
     try:
-        console = Console(Actions(store), boards, identity=args.identity, images=not args.no_images)
+        console = Console(
+            Actions(store), args.boards or _boards_dir(db_path), identity=args.identity, images=not args.no_images
+        )
         if lines is not None:
             try:
                 outcome = await console.run(" ".join(lines))
@@ -152,7 +155,10 @@ async def _console_session(args: argparse.Namespace, lines: Sequence[str] | None
                 outcome = Outcome(Result(ok=False, message=str(_environment_problem(db_path, exc))))
             print(render_text(outcome))
     finally:
-        await store.close()
+        try:
+            await store.close()
+        except (sqlite3.Error, OSError) as exc:
+            raise _environment_problem(db_path, exc) from exc
 
 
 async def _check(db_path: Path) -> int:
