@@ -188,6 +188,9 @@ class Console:
             raise ConsoleError(f"usage: {game} {command} <id>[#n]")
         if len(args) > 1:
             parts = [await self._show(game, command, [a]) for a in args]
+            failed = [p for p in parts if not p[0].ok]
+            if failed:
+                return failed[0]  # a missing board among several: say which, in one line
             return _merge([p[0] for p in parts]), parts[-1][1]
         ref, at = _split_show(args[0])
         game_id = await self._game_of(game, ref)
