@@ -406,3 +406,26 @@ def test_boards_are_written_atomically_beside_their_own_database(tmp_path: Path)
     assert one.read_bytes().startswith(b"\x89PNG") and two.read_bytes().startswith(b"\x89PNG")
     assert one.read_bytes() != two.read_bytes()  # different players: each database kept its own picture
     assert not [p for p in (tmp_path / "one-boards").iterdir() if p.name.endswith(".tmp")]
+
+
+def test_show_draws_a_board_only_when_the_picture_on_disk_is_not_already_of_this_position(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.sqlite3")
+    assert pbm(tmp_path, "do", "--db", db, "druid challenge alice bob").returncode == 0
+    probe = (
+        "import sys; from bot.cli import main; "
+        f"main(['do', '--db', {db!r}, 'druid show 1']); print('PIL' in sys.modules)"
+    )
+
+    def shown_with_pillow() -> bool:
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+        return done.stdout.strip().endswith("True")
+
+    assert not shown_with_pillow()  # the challenge drew this very position
+    assert pbm(tmp_path, "do", "--db", db, "--no-images", "druid move 1 alice c3").returncode == 0
+    assert shown_with_pillow()  # the position moved on: drawn again
+    assert not shown_with_pillow()
+    from PIL import Image
+
+    with Image.open(tmp_path / "c-boards" / "druid-1.png") as picture:
+        picture.load()  # the tagged file is a valid PNG
+        assert picture.text.get("pbm-state")
