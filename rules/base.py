@@ -70,7 +70,9 @@ class Option:
 
     ``kind`` is ``bool`` for a flag (``-hex``) or ``int`` for a value (``-size=8``). A ``default`` of ``None``
     means the game computes it from the other options (Druid's size depends on ``-hex``). ``conflicts`` names
-    options that may not be given together with this one.
+    options that may not be given together with this one. ``ranges`` replaces ``minimum..maximum`` and the default
+    in help texts when both depend on other options (Druid: per board shape); ``minimum``/``maximum`` then give
+    the widest range, which the parser checks before the game checks the rest.
     """
 
     name: str
@@ -80,6 +82,7 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     conflicts: tuple[str, ...] = ()
+    ranges: str = ""
 
     @property
     def spelling(self) -> str:
@@ -89,7 +92,9 @@ class Option:
     def describe(self) -> str:
         """One line for help texts: spelling, range, default and description."""
         extra = []
-        if self.kind is int:
+        if self.ranges:
+            extra.append(self.ranges)
+        elif self.kind is int:
             if self.minimum is not None and self.maximum is not None:
                 extra.append(f"{self.minimum}..{self.maximum}")
             if self.default is not None:
@@ -412,8 +417,13 @@ class GameState(ABC):
         if self._outcome is not None:
             raise IllegalMoveError(str(move), "the game is over")
         events = self._resign(move.player) if isinstance(move, Resign) else self._push(move)
-        self.ply += 1
+        if self._counts(move):
+            self.ply += 1
         return events
+
+    def _counts(self, move: Any) -> bool:
+        """Whether ``move`` advances the move counter; pbmserv's swap does not (Druid overrides this)."""
+        return True
 
     def resign(self, player: int) -> list[Event]:
         """``player`` resigns: now if it is their turn, else queued until their turn comes, as pbmserv did;

@@ -236,8 +236,20 @@ class Stone(NamedTuple):
 # Options
 
 
+#: per board shape: default size and the accepted range; the -size help text is written from it
+SIZES = {SQUARE: (10, 3, 26), HEX: (5, 3, 13), YBOARD: (8, 3, 26)}
+_SHAPE_WORDS = {SQUARE: "square", HEX: "hex", YBOARD: "Y"}
+
 OPTIONS = (
-    Option("size", int, None, "cells along each edge (square 10, hex 5, Y 8)", minimum=3, maximum=26),
+    Option(
+        "size",
+        int,
+        None,
+        "cells along each edge",
+        minimum=min(low for _, low, _ in SIZES.values()),
+        maximum=max(high for _, _, high in SIZES.values()),
+        ranges="; ".join(f"{_SHAPE_WORDS[k]} {low}..{high}, default {d}" for k, (d, low, high) in SIZES.items()),
+    ),
     Option("hex", bool, False, "play Druid's Hex on a hex-hex board (two or three players)"),
     Option("walk", bool, False, "Druid's Walk: race a druid across instead of joining sides"),
     Option("nostack", bool, False, "a sarsen may not go directly on another sarsen"),
@@ -245,8 +257,6 @@ OPTIONS = (
     Option("y", bool, False, "play Druid's Y on a triangular board", conflicts=("hex", "walk")),
 )
 
-#: per board shape: default size and the accepted range
-SIZES = {SQUARE: (10, 3, 26), HEX: (5, 3, 13), YBOARD: (8, 3, 26)}
 
 
 def board_kind(options: Mapping[str, Any]) -> str:
@@ -346,6 +356,11 @@ class DruidState(GameState):
             self.turn = self.next_active(seat)
         return events
 
+    def _counts(self, move: Any) -> bool:
+        """pbmserv's swap leaves the move counter alone (rules-notes R-5): after ``c3``, ``swap`` the next move is
+        still move 2, and the log numbers it so."""
+        return not isinstance(move, Swap)
+
     def _on_resign(self, player: int) -> list[Event]:
         """Three-player hex goes on without the resigned seat; passes so far may already make a full round."""
         self.turn = self.next_active(player)
@@ -406,7 +421,7 @@ class DruidState(GameState):
             return "swap is only offered in two-player games"
         if self.ply == 0:
             return "swap too early: swap is the second move, taking over the opening stone once it is placed"
-        if self.ply != 1:
+        if self.ply != 1 or self.last.get("kind") == "swap":  # a swap leaves the counter at 1: no second one
             return "swap too late: swap is only allowed as the second move of the game"
         return None
 
