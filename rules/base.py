@@ -235,7 +235,8 @@ class Outcome:
 class LegalMoves:
     """A lazy collection of the legal moves of a position: iterate it, test ``move in legal``, ``len()`` it.
 
-    Nothing is generated until asked; ``contains`` (when the game gives one) answers ``in`` without enumerating.
+    Nothing is generated until asked, and then only once; ``contains`` (when the game gives one) answers ``in``
+    without enumerating, and ``bool`` stops at the first move.
     """
 
     def __init__(self, generate: Callable[[], Iterator[Any]], contains: Callable[[Any], bool] | None = None) -> None:
@@ -249,7 +250,8 @@ class LegalMoves:
         return self._cache
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(self._all()) if self._cache is not None else self._generate()
+        # the list is made once: ``list(legal)`` asks for ``len`` after ``iter``, which would generate it twice
+        return iter(self._all())
 
     def __contains__(self, move: object) -> bool:
         if self._contains is not None:
@@ -292,6 +294,8 @@ class GameState(ABC):
 
     game: ClassVar[GameDef]
     FORMAT_VERSION: ClassVar[int] = 1
+    #: earlier format versions that :meth:`_load` still reads
+    OLD_VERSIONS: ClassVar[tuple[int, ...]] = ()
 
     def __init__(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> None:
         self.options: dict[str, Any] = dict(options)
@@ -339,6 +343,22 @@ class GameState(ABC):
     def move_text(self, move: Any) -> str:
         """The canonical text of a move, as the history shows it."""
         return str(move)
+
+    def memory(self) -> list[int]:
+        """Append-only values the game keeps outside its snapshot (Drogo: the position hashes seen, oldest first,
+        as unsigned 64-bit ints); [] for games without.
+
+        A game's history can grow without bound, and its snapshot is rewritten after every move: values that
+        only ever grow are stored beside it, each once. After a move, ``memory()[n:]`` are the values new since
+        the ``n`` already stored."""
+        return []
+
+    def restore_memory(self, values: Sequence[int]) -> None:
+        """Give a state loaded from JSON its memory back: call it with every stored value, oldest first, right
+        after :meth:`from_json`. Until then a game with memory judges moves as if nothing before the current
+        position had been seen. Raises :class:`StateFormatError` for values that do not fit the position."""
+        if values:
+            raise StateFormatError(f"{self.game.name} keeps no memory outside its snapshot")
 
     def _forced_move(self) -> Any | None:
         """A move the server must make for the player to move (a forced pass, the only legal play), or ``None``."""
@@ -480,7 +500,7 @@ class GameState(ABC):
         try:
             if data.get("game") != cls.game.name:
                 raise StateFormatError(f"this is a {data.get('game')!r} state, not {cls.game.name!r}")
-            if data.get("version") != cls.FORMAT_VERSION:
+            if data.get("version") not in (cls.FORMAT_VERSION, *cls.OLD_VERSIONS):
                 raise StateFormatError(
                     f"unknown {cls.game.name} format version {data.get('version')!r} (expected {cls.FORMAT_VERSION})"
                 )
