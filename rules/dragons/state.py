@@ -308,6 +308,19 @@ class DragonsState(GameState):
             raise IllegalMoveError(text, reason)
         return Place(letter, cell[0], cell[1])
 
+    def move_text(self, move: Any) -> str:
+        """A placement as the board shows it this turn: tile letter and position number (``d3``); the absolute
+        ``d@q,r`` only for a cell that has no number now."""
+        if isinstance(move, Place) and self._outcome is None:
+            number = self._numbers().get(move.cell)
+            if number is not None:
+                return f"{move.letter}{number}"
+        return str(move)
+
+    def _numbers(self) -> dict[Cell, int]:
+        """Open position -> its number on this turn's board."""
+        return {cell: number for number, cell in enumerate(self.choices(), 1)}
+
     def _numbered(self, text: str, number: int) -> Cell:
         cells = self.positions()
         if not 1 <= number <= len(cells):
@@ -464,6 +477,8 @@ class DragonsState(GameState):
                 marks[cell] = "+" + LETTERS[placement]
         for number, cell in enumerate(self.positions() if self._outcome is None else [], 1):
             marks[cell] = ("!" if cell in self.gaps and self.gap_owed else "") + str(number)
+        if not marks:
+            return ["No tile was placed."]  # a game declined or resigned before its first tile
         qs = [q for q, _ in marks]
         rows = [screen_key(cell)[0] for cell in marks]
         q0, row0 = min(qs), min(rows)
