@@ -340,15 +340,6 @@ class GameState(ABC):
     def _load(self, data: Mapping[str, Any]) -> None:
         """Restore the game-specific part from :meth:`_dump`'s output; raise on anything malformed."""
 
-    def memory(self) -> list[int]:
-        """Append-only values the game keeps outside its snapshot (Drogo: the position hashes seen, oldest first,
-        as unsigned 64-bit ints); [] for games without. The store appends what a move added and hands it back
-        through :meth:`restore_memory`, so the snapshot stays the same size however long the game runs."""
-        return []
-
-    def restore_memory(self, values: Sequence[int]) -> None:  # noqa: B027 (a hook: most games keep no memory)
-        """Give a state loaded from JSON its memory back (a no-op for games without memory)."""
-
     def move_text(self, move: Any) -> str:
         """The canonical text of a move, as the history shows it."""
         return str(move)

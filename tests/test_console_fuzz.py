@@ -91,4 +91,4 @@ def test_hostile_command_lines_answer_in_one_line_and_change_nothing(tmp_path: P
     finally:
         loop.run_until_complete(store.close())
         loop.close()
-    assert seen["refused"] > 100 and seen["ok"] > 5, seen
+    assert seen["refused"] > 100 and seen["ok"] > 0, seen

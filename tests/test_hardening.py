@@ -429,3 +429,30 @@ def test_show_draws_a_board_only_when_the_picture_on_disk_is_not_already_of_this
     with Image.open(tmp_path / "c-boards" / "druid-1.png") as picture:
         picture.load()  # the tagged file is a valid PNG
         assert picture.text.get("pbm-state")
+
+
+# ---- 11, 12: swap and drop as the console shows them -------------------------------------------------------------
+
+
+async def test_swap_keeps_the_move_number(console: Console) -> None:
+    await console.run("druid challenge alice bob")
+    assert (await console.run("druid move 1 alice c3#1")).ok
+    swapped = await console.run("druid swap 1 bob")
+    assert swapped.ok and swapped.result.move_number == 1
+    assert (await console.run("druid move 1 alice d3#2")).ok
+
+
+async def test_a_dropped_double_is_announced_and_logged_as_drop(console: Console) -> None:
+    await console.run("backgammon challenge -force alice bob")
+    assert (await console.run("backgammon manual 1 bob")).ok
+    first = (await console.run("backgammon moves 1")).result.items[0]
+    assert (await console.run(f"backgammon move 1 alice {first}")).ok
+    assert (await console.run("backgammon double 1 bob")).ok
+    offered = (await console.run("backgammon moves 1")).result.items
+    assert "take" in offered and "drop" in offered
+    dropped = await console.run("backgammon drop 1 alice")
+    assert dropped.ok
+    assert dropped.result.message.splitlines()[0] == "alice refused the double: bob wins 1 point"
+    assert "resigned" not in dropped.result.message
+    history = (await console.run("backgammon history 1")).result.items
+    assert history[-1].endswith("alice: drop")
