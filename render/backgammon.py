@@ -227,6 +227,8 @@ def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
 
 def _status(state: BackgammonState) -> str:
     outcome = state.outcome()
+    if outcome is not None and not outcome.winners:  # cancelled (declined in the first round): nobody won
+        return f"Game cancelled: {outcome.reason}" if outcome.cancelled else f"Game over: {outcome.reason}"
     if outcome is not None:
         unit = "point" if outcome.points == 1 else "points"
         return f"{state.players[outcome.winners[0]]} wins {outcome.points} {unit}"
