@@ -11,7 +11,17 @@ from collections import Counter
 
 from PIL import Image, ImageDraw
 
-from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, centred_text, font, text_size, to_png
+from render.common import (
+    BACKGROUND,
+    FOREGROUND,
+    HIGHLIGHT,
+    MUTED,
+    PLAYER_COLOURS,
+    centred_text,
+    font,
+    text_size,
+    to_png,
+)
 from rules.backgammon import EKS, OHS, BackgammonState, absolute, dice_text
 from rules.backgammon.movegen import BAR, OFF
 
@@ -39,8 +49,9 @@ FELT = (28, 92, 70)
 FRAME = (92, 62, 40)
 POINT_DARK = (150, 58, 48)
 POINT_LIGHT = (214, 190, 142)
-#: checker fill and rim per colour: X dark, O light
-CHECKERS = {EKS: ((44, 46, 54), (150, 155, 165)), OHS: ((238, 236, 226), (90, 90, 90))}
+#: checker fill and rim per colour: X near-black, O the ivory of the other games; they differ in lightness, which
+#: no colour blindness hides, and stay exact in the PNG (passed to to_png, so kept well apart from the panel)
+CHECKERS = {EKS: ((22, 24, 30), (160, 165, 175)), OHS: (PLAYER_COLOURS[0][0], (90, 90, 90))}
 HIT_MARK = (255, 90, 90)
 CUBE_FACE = (245, 240, 220)
 
@@ -275,4 +286,4 @@ def render(state: BackgammonState) -> Image.Image:
 
 def render_png(state: BackgammonState) -> bytes:
     """The board as PNG bytes, ready to attach to a message."""
-    return to_png(render(state))
+    return to_png(render(state), [colour for pair in CHECKERS.values() for colour in pair])

@@ -27,6 +27,7 @@ from render.backgammon import (
     WIDTH,
     _slot_centre,
     _status,
+    render,
     render_png,
 )
 from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED
@@ -217,7 +218,7 @@ def test_long_player_names_never_run_into_the_other_header_texts() -> None:
     state.manual, state.greedy, state.cube, state.cube_owner = [True, True], [True, True], 4, 1
     state.push(state.parse_move("8-5,6-5"))
     state.push(state.parse_move("double"))
-    image = picture(state)
+    image = render(state)  # the drawing itself: text colours before the PNG palette merges antialiasing shades
     status_row = image.crop((0, 3, WIDTH, 27))
     assert pixels(status_row, (0, 0, WIDTH, 24), HIGHLIGHT, 40) > 100
     assert pixels(status_row, (WIDTH - MARGIN + 1, 0, WIDTH, 24), HIGHLIGHT, 40) == 0  # inside the margin
