@@ -29,7 +29,9 @@ SCALE = 2
 RADIUS = 34 * SCALE
 LEGEND_RADIUS = 24 * SCALE
 MARGIN = 20 * SCALE
-HEADER = 44 * SCALE
+HEADER = 64 * SCALE
+STATUS_SIZE = 26 * SCALE
+ROW_SIZE = 14 * SCALE
 TILE_FILL = (62, 68, 82)
 TILE_LINE = (96, 102, 118)
 OPEN_LINE = (88, 94, 108)
@@ -181,7 +183,8 @@ class Layout:
 
 
 def render_png(state: DragonsState) -> bytes:
-    return to_png(render_image(state))
+    """The board as PNG bytes; the winning loop's colour kept exact, like the players'."""
+    return to_png(render_image(state), [WIN_LOOP])
 
 
 def render_image(state: DragonsState) -> Image.Image:
@@ -192,38 +195,57 @@ def render_image(state: DragonsState) -> Image.Image:
     _open_cells(draw, state, layout)
     for cell, placement in state.tiles.items():
         paste_tile(image, placement, state.crossed, layout.centre(cell), RADIUS)
+    _last_move(draw, state, layout, badges=False)
     _loops(draw, state, layout)
-    _last_move(draw, state, layout)
+    _last_move(draw, state, layout, badges=True)
     _legend(image, draw, state, layout)
     return image.reduce(SCALE)
 
 
 def _header(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
-    size = 17 * SCALE
+    """The status in large type behind a chip of the colour it concerns (whoever moves, or the winner): the most
+    visible thing above the board. Below it, each player's colour chip, letter and name, the one concerned
+    marked with an arrowhead, and the tiles left at the right."""
     outcome = state.outcome()
-    if outcome is not None:
-        status = f"Game over: {outcome.reason}"
-    else:
-        seat = state.turn
-        status = f"{COLOUR_NAMES[seat]} ({state.players[seat]}) to move"
+    if outcome is None:
+        concerned: int | None = state.turn
+        status = f"{COLOUR_NAMES[state.turn]} ({state.players[state.turn]}) to move"
         if state.gap_owed:
-            status += " - a gap move is owed"
-    while size > 10 * SCALE and draw.textlength(status, font=font(size)) > layout.width - 2 * MARGIN:
-        size -= SCALE
-    draw.text((MARGIN, MARGIN // 2), status, font=font(size), fill=FOREGROUND)
+            status += ": a gap move is owed"
+    elif outcome.winners:
+        concerned, status = outcome.winners[0], outcome.reason
+    else:
+        concerned = None
+        status = f"Game cancelled: {outcome.reason}" if outcome.cancelled else f"Game over: {outcome.reason}"
     x = MARGIN
+    middle = MARGIN // 2 + STATUS_SIZE // 2 + 2 * SCALE
+    if concerned is not None:
+        _chip(draw, (x, middle), concerned, 30 * SCALE, 18 * SCALE)
+        x += 38 * SCALE
+    size = STATUS_SIZE
+    while size > 18 * SCALE and draw.textlength(status, font=font(size)) > layout.width - MARGIN - x:
+        size -= SCALE
+    draw.text((x, middle), status, font=font(size), fill=HIGHLIGHT, anchor="lm")
+    x = MARGIN
+    y = HEADER - 14 * SCALE
     for seat, name in enumerate(state.players):
-        fill, line = PLAYER_COLOURS[seat]
-        y = MARGIN // 2 + 26 * SCALE
-        draw.rounded_rectangle(
-            (x, y, x + 22 * SCALE, y + 12 * SCALE), radius=5 * SCALE, fill=fill, outline=line, width=SCALE
-        )
+        if seat == concerned:
+            draw.polygon([(x, y - 6 * SCALE), (x + 8 * SCALE, y), (x, y + 6 * SCALE)], fill=HIGHLIGHT)
+        x += 12 * SCALE
+        _chip(draw, (x, y), seat, 22 * SCALE, 12 * SCALE)
         label = f"{COLOUR_NAMES[seat]} {name}"
-        draw.text((x + 28 * SCALE, y + 6 * SCALE), label, font=font(13 * SCALE), fill=FOREGROUND, anchor="lm")
-        x += 28 * SCALE + draw.textlength(label, font=font(13 * SCALE)) + 18 * SCALE
+        draw.text((x + 28 * SCALE, y), label, font=font(ROW_SIZE), fill=FOREGROUND, anchor="lm")
+        x += 28 * SCALE + draw.textlength(label, font=font(ROW_SIZE)) + 18 * SCALE
     pool = f"Tiles left: {state.remaining}"
-    y = MARGIN // 2 + 32 * SCALE
-    draw.text((layout.width - MARGIN, y), pool, font=font(15 * SCALE), fill=FOREGROUND, anchor="rm")
+    draw.text((layout.width - MARGIN, y), pool, font=font(ROW_SIZE), fill=FOREGROUND, anchor="rm")
+
+
+def _chip(draw: ImageDraw.ImageDraw, left_middle: Point, seat: int, width: float, height: float) -> None:
+    """A rounded bar in a player's band colours, as their dragons are drawn."""
+    fill, line = PLAYER_COLOURS[seat]
+    x, y = left_middle
+    box = (x, y - height / 2, x + width, y + height / 2)
+    draw.rounded_rectangle(box, radius=height / 2.4, fill=fill, outline=line, width=SCALE)
 
 
 def _open_cells(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
@@ -248,10 +270,13 @@ def _coordinates(draw: ImageDraw.ImageDraw, cell: Cell, centre: Point) -> None:
 
 
 def _loops(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
-    for _, loop, won in state.loops:
+    """Loops the last move made, traced through the edges they cross; the winning one thick, in a colour no band
+    has, over a dark edge so that it reads on ivory and red bands alike."""
+    for _, loop, won in sorted(state.loops, key=lambda entry: entry[2]):  # the winning loop on top
         points = _loop_points(loop, layout)
-        colour = WIN_LOOP if won else MUTED
-        draw.line([*points, points[0]], fill=colour, width=(5 if won else 2) * SCALE, joint="curve")
+        if won:
+            draw.line([*points, points[0]], fill=BACKGROUND, width=9 * SCALE, joint="curve")
+        draw.line([*points, points[0]], fill=WIN_LOOP if won else MUTED, width=(5 if won else 2) * SCALE, joint="curve")
 
 
 def _loop_points(loop: Sequence[Cell], layout: Layout) -> list[Point]:
@@ -264,14 +289,17 @@ def _loop_points(loop: Sequence[Cell], layout: Layout) -> list[Point]:
     return points
 
 
-def _last_move(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
+def _last_move(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout, badges: bool) -> None:
+    """Frame the last placement and its auto moves (``badges=False``), or number them 1, 2, 3... in order
+    (``badges=True``): the frames go under the loop trace, the numbers over it."""
     if state.last is None:
         return
     order = [state.last["cell"], *(cell for cell, _ in state.last["autos"])]
     for number, cell in enumerate(order, 1):
         centre = layout.centre(cell)
-        width = (4 if number == 1 else 2) * SCALE
-        draw.polygon(corners(centre, RADIUS * 0.97), outline=HIGHLIGHT, width=width)
+        if not badges:
+            draw.polygon(corners(centre, RADIUS * 0.97), outline=HIGHLIGHT, width=(4 if number == 1 else 2) * SCALE)
+            continue
         x, y = corners(centre, RADIUS)[4]
         badge = 9 * SCALE
         x += badge * 1.1
