@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -20,7 +21,6 @@ from render.common import (
     PLAYER_COLOURS,
     centred_text,
     font,
-    text_size,
     to_png,
 )
 from rules.backgammon import EKS, OHS, BackgammonState, absolute, dice_text
@@ -110,9 +110,7 @@ def _stacks(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
 
 
 def _bar(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
-    left = BOARD_X + 6 * POINT_W
-    draw.rectangle((left, BOARD_Y, left + BAR_W - 1, BOARD_Y + BOARD_H), fill=FRAME)
-    centred_text(draw, (left + BAR_W // 2, BOARD_Y + BOARD_H // 2), "BAR", 14, MUTED)
+    """Checkers on the bar, up to three per colour, the last labelled with the count when there are more."""
     for colour in (EKS, OHS):
         count = state.points[colour][BAR]
         for level in range(min(count, 3)):
@@ -132,7 +130,6 @@ def _trays(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
     left = BOARD_X + BOARD_W + 8
     for colour, top in ((EKS, True), (OHS, False)):
         y0 = BOARD_Y if top else BOARD_Y + BOARD_H - HALF_H
-        draw.rectangle((left, y0, left + TRAY_W - 14, y0 + HALF_H), fill=FRAME)
         fill, rim = CHECKERS[colour]
         count = state.points[colour][OFF]
         for index in range(count):
@@ -256,12 +253,20 @@ def _arrow(draw: ImageDraw.ImageDraw, start: tuple[int, int], end: tuple[int, in
     draw.polygon(head, fill=HIT_MARK)
 
 
+@lru_cache(maxsize=4096)
+def _width(text: str, size: int) -> int:
+    """Drawn width of ``text`` at ``size``: measuring glyphs costs about as much as drawing them, and the same
+    names and labels are measured on every render."""
+    left, _top, right, _bottom = font(size).getbbox(text)
+    return int(right - left)
+
+
 def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, smallest: int = 12) -> tuple[str, int]:
     """``text`` and a font size at which it fits ``width`` pixels: smaller type first (down to ``smallest``),
     then cut short with "..." (long player names must never run into the other texts)."""
-    while size > smallest and text_size(draw, text, size)[0] > width:
+    while size > smallest and _width(text, size) > width:
         size -= 1
-    while len(text) > 4 and text_size(draw, text, size)[0] > width:
+    while len(text) > 4 and _width(text, size) > width:
         text = text[: -4 if text.endswith("...") else -1].rstrip() + "..."
     return text, size
 
@@ -280,7 +285,7 @@ def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
     draw.text((left, 20), status, font=font(size), fill=HIGHLIGHT, anchor="lm")
     owner = "centred" if state.cube_owner is None else f"owned by {'XO'[state.colour[state.cube_owner]]}"
     cube = f"cube {state.cube} ({owner})"
-    cube_w = text_size(draw, cube, ROW_SIZE)[0]
+    cube_w = _width(cube, ROW_SIZE)
     draw.text((WIDTH - MARGIN, 52), cube, font=font(ROW_SIZE), fill=MUTED, anchor="rm")
     room = WIDTH - 2 * MARGIN - 40 - cube_w - 16
     rows = []
@@ -346,13 +351,10 @@ def _last_text(state: BackgammonState) -> str:
     return f"last: {who} rolled {dice_text(last['dice'])} and played {steps}"
 
 
-def render(state: BackgammonState) -> Image.Image:
-    """The board as a Pillow image."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+def render_image(state: BackgammonState) -> Image.Image:
+    """The board as a Pillow RGB image (render_png encodes it; replays draw their frames from it)."""
+    image = _empty_board().copy()
     draw = ImageDraw.Draw(image)
-    draw.rectangle((BOARD_X - 6, BOARD_Y - 6, BOARD_X + BOARD_W + 5, BOARD_Y + BOARD_H + 5), fill=FRAME)
-    draw.rectangle((BOARD_X, BOARD_Y, BOARD_X + BOARD_W - 1, BOARD_Y + BOARD_H), fill=FELT)
-    _points(draw)
     _bar(draw, state)
     _trays(draw, state)
     _hit_bursts(draw, state)
@@ -364,6 +366,24 @@ def render(state: BackgammonState) -> Image.Image:
     return image
 
 
+@lru_cache(maxsize=1)
+def _empty_board() -> Image.Image:
+    """What every position shares (panel, frame, felt, the numbered points, the bar, the trays), drawn once:
+    its two dozen labels were a third of a render."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((BOARD_X - 6, BOARD_Y - 6, BOARD_X + BOARD_W + 5, BOARD_Y + BOARD_H + 5), fill=FRAME)
+    draw.rectangle((BOARD_X, BOARD_Y, BOARD_X + BOARD_W - 1, BOARD_Y + BOARD_H), fill=FELT)
+    _points(draw)
+    left = BOARD_X + 6 * POINT_W
+    draw.rectangle((left, BOARD_Y, left + BAR_W - 1, BOARD_Y + BOARD_H), fill=FRAME)
+    centred_text(draw, (left + BAR_W // 2, BOARD_Y + BOARD_H // 2), "BAR", 14, MUTED)
+    tray = BOARD_X + BOARD_W + 8
+    for y0 in (BOARD_Y, BOARD_Y + BOARD_H - HALF_H):
+        draw.rectangle((tray, y0, tray + TRAY_W - 14, y0 + HALF_H), fill=FRAME)
+    return image
+
+
 def render_png(state: BackgammonState) -> bytes:
     """The board as PNG bytes, ready to attach to a message."""
-    return to_png(render(state), [colour for pair in CHECKERS.values() for colour in pair])
+    return to_png(render_image(state), [colour for pair in CHECKERS.values() for colour in pair])

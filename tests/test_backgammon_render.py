@@ -29,7 +29,7 @@ from render.backgammon import (
     _bar_slot,
     _slot_centre,
     _status,
-    render,
+    render_image,
     render_png,
 )
 from render.colour_vision import closest_pair
@@ -226,7 +226,7 @@ def test_long_player_names_never_run_into_the_other_header_texts() -> None:
     state.manual, state.greedy, state.cube, state.cube_owner = [True, True], [True, True], 4, 1
     state.push(state.parse_move("8-5,6-5"))
     state.push(state.parse_move("double"))
-    image = render(state)  # the drawing itself: text colours before the PNG palette merges antialiasing shades
+    image = render_image(state)  # the drawing itself: text colours before the PNG palette merges antialiasing shades
     status_row = image.crop((0, 3, WIDTH, 27))
     assert pixels(status_row, (0, 0, WIDTH, 24), HIGHLIGHT, 40) > 100
     assert pixels(status_row, (WIDTH - MARGIN + 1, 0, WIDTH, 24), HIGHLIGHT, 40) == 0  # inside the margin
@@ -248,7 +248,7 @@ def ink_box(image: Image.Image, box: tuple[int, int, int, int], colour: tuple[in
 
 def test_the_player_to_move_is_the_largest_text_in_the_header_with_their_disc() -> None:
     state = BackgammonState.from_points(["alice", "bob"], START_X, START_O, (3, 1), "O")
-    image = render(state)
+    image = render_image(state)
     status_height, status_ink = ink_box(image, (MARGIN + 30, 0, WIDTH, 36), HIGHLIGHT)
     for y in (52, 76):  # the two player rows
         row_height, row_ink = ink_box(image, (MARGIN + 36, y - 12, WIDTH // 2, y + 12), FOREGROUND)
@@ -262,7 +262,7 @@ def test_the_player_to_move_is_the_largest_text_in_the_header_with_their_disc() 
 def test_the_result_takes_the_status_place_with_the_winners_disc() -> None:
     state = BackgammonState.from_points(["alice", "bob"], {24: 15}, {2: 1, 1: 1}, (2, 1), "O")
     state.push(state.parse_move("2-H,1-H"))
-    image = render(state)
+    image = render_image(state)
     assert _status(state).startswith("alice wins")
     assert pixels(image, (MARGIN + 6, 14, MARGIN + 18, 26), CHECKERS[OHS][0], 0) > 60
     assert ink_box(image, (MARGIN + 30, 0, WIDTH, 36), HIGHLIGHT)[0] >= 18

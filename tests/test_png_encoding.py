@@ -10,7 +10,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageStat
 
 import render
 from render.backgammon import CHECKERS, _slot_centre
-from render.backgammon import render as backgammon_image
+from render.backgammon import render_image as backgammon_image
 from render.common import BACKGROUND, PLAYER_COLOURS, to_png
 from render.dragons import Layout
 from render.dragons import render_image as dragons_image
