@@ -25,6 +25,8 @@ from bench.dragons import play_out
 from bench.drogo import advance
 from bench.drogo import new_game as drogo_game
 from bench.druid import full_position
+from render.replay import replay_gif
+from rules import registry
 from rules.backgammon import GAME as BACKGAMMON
 from rules.base import GameState
 from rules.druid import GAME as DRUID
@@ -139,5 +141,51 @@ def _picture_rows(quick: bool) -> list[Row]:
     return rows
 
 
+def recorded(name: str, seed: int, words: tuple[str, ...] = (), moves: int = 100) -> list[tuple[GameState, str]]:
+    """A replay's frames: the start and the state after each of up to ``moves`` seeded random moves (forced ones
+    as the server makes them), each captioned with who played what."""
+    game = registry.get(name)
+    state = game.new(game.parse_options(list(words), 2), ["alice", "bob"], seed)
+    rng = Rng(seed)
+    frames = [(state.clone(), "the start")]
+    while len(frames) <= moves and not state.is_over:
+        move = state.forced_move()
+        if move is None:
+            move = rng.choice(list(state.legal_moves))
+        caption = f"{state.players[state.to_move]} played {state.move_text(move)}"
+        state.push(move)
+        frames.append((state.clone(), caption))
+    return frames
+
+
+#: game, what is replayed, how the frames are built
+REPLAYS: tuple[tuple[str, str, Callable[[], list[tuple[GameState, str]]]], ...] = (
+    ("Backgammon", "100 moves", lambda: recorded("backgammon", 1)),
+    ("Druid", "100 moves, 10x10", lambda: recorded("druid", 1)),
+    ("Drogo", "100 moves, 6x6", lambda: recorded("drogo", 1)),
+    (
+        "Dragons",
+        "85 moves, 200-tile pool (no Dragons game reaches 100: auto moves use the pool up)",
+        lambda: max((recorded("dragons", seed, ("-tantrix", "-num_tiles=200")) for seed in range(12)), key=len),
+    ),
+)
+
+
+def _replay_rows(quick: bool) -> list[Row]:
+    rows = []
+    for game, what, build in REPLAYS:
+        frames = build()
+        samples = [timed(lambda frames=frames: replay_gif(frames)) for _ in range(1 if quick else 3)]
+        replay = replay_gif(frames)
+        wall, cpu = _median_ms(samples, 0) / 1000, _median_ms(samples, 1) / 1000
+        mib = len(replay.data) / 1024 / 1024
+        felt = f"the replay GIF a player asks for after a game: {len(frames)} frames, {replay.frames} kept"
+        rows.append(
+            Row("render", f"replay GIF, {game} {what}", wall, "s", "<= 3 s", wall <= 3, note=f"{felt}; {cpu:.2f} s CPU")
+        )
+        rows.append(Row("render", f"replay GIF size, {game}", mib, "MiB", "<= 4 MiB", mib <= 4, note=replay.note))
+    return rows
+
+
 def run(quick: bool = False) -> list[Row]:
-    return _picture_rows(quick)
+    return _picture_rows(quick) + _replay_rows(quick)

@@ -29,8 +29,8 @@ CELL_BITS = 4
 MAX_DISTINCT = 1 << 14
 
 
-def palette_for(images: Iterable[Image.Image], exact: Sequence[Colour] = ()) -> list[Colour]:
-    """Up to 256 colours for ``images`` (RGB), the ``exact`` ones first (those present)."""
+def palette_for(images: Iterable[Image.Image], exact: Sequence[Colour] = (), limit: int = 256) -> list[Colour]:
+    """Up to ``limit`` colours for ``images`` (RGB), the ``exact`` ones first (those present)."""
     counts: dict[Colour, int] = {}
     approximate = False
     for image in images:
@@ -46,7 +46,7 @@ def palette_for(images: Iterable[Image.Image], exact: Sequence[Colour] = ()) -> 
     cells = {(r >> CELL_BITS, g >> CELL_BITS, b >> CELL_BITS) for r, g, b in kept}
     limit = SEPARATION * SEPARATION
     for colour in sorted(counts, key=counts.__getitem__, reverse=True):
-        if len(chosen) == 256:
+        if len(chosen) >= limit:
             break
         r, g, b = colour
         cell = (r >> CELL_BITS, g >> CELL_BITS, b >> CELL_BITS)

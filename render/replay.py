@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import importlib
 import io
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render.common import BACKGROUND, FOREGROUND, MUTED, PLAYER_COLOURS, font
 from render.palette import palette_for, palette_image, to_palette
@@ -26,6 +27,8 @@ CAPTION_FILL = (24, 26, 31)
 CAPTION_SIZE = 18
 #: frames sampled to pick the shared palette: enough to meet every colour a game draws
 PALETTE_SAMPLES = 8
+#: the palette index left free for "this pixel did not change since the frame before"
+UNCHANGED = 255
 #: never scale a replay below this: smaller boards are unreadable on a phone
 SMALLEST_SCALE = 0.35
 
@@ -46,15 +49,15 @@ class ReplayGif:
     note: str = ""
 
 
-def board_image(state: GameState) -> Image.Image:
-    """The board of ``state`` as an RGB image: the game renderer's ``render_image`` where it has one, else its
-    PNG decoded."""
-    module = importlib.import_module(f"render.{state.game.name}")
-    draw_image = getattr(module, "render_image", None)
-    if draw_image is not None:
-        return draw_image(state).convert("RGB")
-    image = Image.open(io.BytesIO(module.render_png(state)))
-    return image.convert("RGB")
+def board_images(states: Sequence[GameState]) -> list[Image.Image]:
+    """The boards of ``states`` (one game) as RGB images: the game renderer's ``replay_images`` where it has one
+    (a layout shared by all frames), else its ``render_image`` per state, else its PNG decoded."""
+    module = importlib.import_module(f"render.{states[0].game.name}")
+    if hasattr(module, "replay_images"):
+        return [image.convert("RGB") for image in module.replay_images(states)]
+    if hasattr(module, "render_image"):
+        return [module.render_image(state).convert("RGB") for state in states]
+    return [Image.open(io.BytesIO(module.render_png(state))).convert("RGB") for state in states]
 
 
 def replay_gif(
@@ -68,7 +71,7 @@ def replay_gif(
     of at most ``max_bytes``."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
-    pictures = [board_image(state) for state, _caption in frames]
+    pictures = board_images([state for state, _caption in frames])
     width = max(p.width for p in pictures)
     height = max(p.height for p in pictures) + CAPTION_H
     total = len(frames)
@@ -77,7 +80,8 @@ def replay_gif(
         for index, (picture, (_state, caption)) in enumerate(zip(pictures, frames, strict=True))
     ]
     sample = [*canvases[:: max(1, math.ceil(total / PALETTE_SAMPLES))], canvases[-1]]
-    palette = palette_image(palette_for(sample, [colour for pair in PLAYER_COLOURS for colour in pair]))
+    exact = [colour for pair in PLAYER_COLOURS for colour in pair]
+    palette = palette_image(palette_for(sample, exact, limit=UNCHANGED))
     mapped = [to_palette(canvas, palette) for canvas in canvases]
     keep = list(range(total))
     scale = 1.0
@@ -125,12 +129,33 @@ def _evenly(total: int, count: int) -> list[int]:
 
 
 def _gif(frames: list[Image.Image], frame_ms: int, last_frame_ms: int) -> bytes:
+    """The GIF of ``frames`` (on the shared palette): after the first, each frame's pixels that did not change
+    are written as the transparent ``UNCHANGED`` index over the frame before (disposal 1), which LZW packs into
+    almost nothing; Pillow also crops each frame to the box that changed."""
+    shown = [frames[0]]
+    for before, after in itertools.pairwise(frames):
+        same = ImageChops.difference(_indices(before), _indices(after)).point([255, *[0] * 255], "1")
+        delta = after.copy()
+        delta.paste(UNCHANGED, mask=same)
+        shown.append(delta)
     buffer = io.BytesIO()
-    durations = [frame_ms] * (len(frames) - 1) + [last_frame_ms]
-    frames[0].save(
-        buffer, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0, optimize=False
+    shown[0].save(
+        buffer,
+        format="GIF",
+        save_all=True,
+        append_images=shown[1:],
+        duration=[frame_ms] * (len(frames) - 1) + [last_frame_ms],
+        loop=0,
+        disposal=1,
+        transparency=UNCHANGED,
+        optimize=False,
     )
     return buffer.getvalue()
+
+
+def _indices(image: Image.Image) -> Image.Image:
+    """A palette image's indices as a greyscale image, for pixel arithmetic on them."""
+    return Image.frombytes("L", image.size, image.tobytes())
 
 
 def _note(total: int, skipped: tuple[int, ...], scale: float, max_bytes: int) -> str:
