@@ -12,15 +12,13 @@ read, and the write only happens if nobody appended in between.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiosqlite
 
@@ -78,8 +76,7 @@ def describe_database_error(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
-@dataclass(frozen=True)
-class GameRow:
+class GameRow(NamedTuple):
     """One game as stored. ``snapshot`` is the parsed state JSON; ``players`` the seats at creation."""
 
     id: int
@@ -101,8 +98,7 @@ class GameRow:
     memory: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
-class GameSummary:
+class GameSummary(NamedTuple):
     """What a listing shows of a game, read without parsing its snapshot. ``seats`` are the players in seat
     order at the end (a swap may change them), known for finished games; ``players`` are the seats at creation."""
 
@@ -116,8 +112,7 @@ class GameSummary:
     seats: list[str] | None
 
 
-@dataclass(frozen=True)
-class LogEntry:
+class LogEntry(NamedTuple):
     """One action appended to the move log: the move number after it, who acted, the canonical text, the
     events it caused (JSON-able), and whether the server played it (``(Auto)``)."""
 
@@ -128,14 +123,19 @@ class LogEntry:
     auto: bool = False
 
 
-@dataclass(frozen=True)
-class LogRow(LogEntry):
+class LogRow(NamedTuple):
+    """A logged action as read back: a :class:`LogEntry` with its place in the log and its time."""
+
+    number: int
+    player_id: str | None
+    text: str
+    events: list[dict[str, Any]]
+    auto: bool = False
     seq: int = 0
     created_at: float = 0.0
 
 
-@dataclass(frozen=True)
-class LogLine:
+class LogLine(NamedTuple):
     """One logged action for a listing: ``events_json`` unparsed."""
 
     number: int
@@ -145,8 +145,7 @@ class LogLine:
     events_json: str
 
 
-@dataclass(frozen=True)
-class ChallengeRow:
+class ChallengeRow(NamedTuple):
     id: int
     type: str
     options: list[str]
@@ -385,7 +384,7 @@ class Store:
         game = _game_row(row)
         await self._check_log_end(game)
         memory = await self.load_memory(game_id)
-        return dataclasses.replace(game, memory=tuple(memory)) if memory else game
+        return game._replace(memory=tuple(memory)) if memory else game
 
     async def _check_log_end(self, game: GameRow) -> None:
         """The cheap half of the log/snapshot agreement (one index lookup): the log ends where the game row says
