@@ -23,6 +23,7 @@ from pathlib import Path
 
 from bench.baseline import ROOT, Worker, extract_baseline
 from bench.common import Row
+from bot.actions import Actions
 from data.store import LogEntry, Store
 from rules import registry
 from rules.base import GameState
@@ -90,7 +91,7 @@ def build(path: Path, games: int, moves: int, snapshot: dict) -> None:
         )
         db.executemany(
             "INSERT INTO game_players (game_id, seat, player_id) VALUES (?, ?, ?)",
-            [(g, s, f"player{(g + s) % 200}") for g in range(1, games + 1) for s in (0, 1)],
+            [(g, s, "player0" if s == 0 else f"player{1 + g % 199}") for g in range(1, games + 1) for s in (0, 1)],
         )
 
         def log_rows():
@@ -113,7 +114,10 @@ async def _migrate(path: Path) -> None:
 async def measure(path: Path, games: int, samples: int) -> dict[str, list[float]]:
     store = await Store.open(path)
     rng = random.Random(3)
-    times: dict[str, list[float]] = {"commit": [], "load_short": [], "load_long": []}
+    times: dict[str, list[float]] = {
+        "commit": [], "load_short": [], "load_long": [], "games_all": [], "games_next": [], "choices": []
+    }  # fmt: skip
+    actions = Actions(store)
     try:
         for _ in range(samples):
             game_id = rng.randrange(2, games + 1)
@@ -140,6 +144,15 @@ async def measure(path: Path, games: int, samples: int) -> dict[str, list[float]
                 outcome=None,
             )
             times["commit"].append(time.perf_counter() - start)
+
+            for key, call in (
+                ("games_all", lambda: actions.games("player0", "all")),
+                ("games_next", lambda: actions.games("player0", "next")),
+                ("choices", lambda: store.game_choices("player0", "1")),
+            ):
+                start = time.perf_counter()
+                await call()
+                times[key].append(time.perf_counter() - start)
     finally:
         await store.close()
     return times
@@ -227,6 +240,27 @@ def run(quick: bool = False) -> list[Row]:
             "<= 2 ms",
             long <= 2,
             note=f"long/short = {long / short:.2f}",
+        ),
+        Row(
+            "store",
+            "games of a player in every game (median)",
+            statistics.median(times["games_all"]) * 1000,
+            "ms",
+            note=f"/games, `games player0 all`: the first page of {games:,} games, and how many more",
+        ),
+        Row(
+            "store",
+            "games waiting on that player (median)",
+            statistics.median(times["games_next"]) * 1000,
+            "ms",
+            note="/games waiting, `games player0 next`",
+        ),
+        Row(
+            "store",
+            "autocomplete of a game number (median)",
+            statistics.median(times["choices"]) * 1000,
+            "ms",
+            note="every keystroke in /move's game option: one indexed query",
         ),
         Row("store", "build the file", built, "s"),
         *long_game_rows(quick),
