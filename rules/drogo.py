@@ -484,6 +484,8 @@ class DrogoState(GameState):
         instead of all of them. Candidates are drawn in a random order and judged one by one until one is legal;
         the verdicts are kept, so pushing the move does not judge it again. ``rng`` is a ``random.Random`` or a
         :class:`rules.rng.Rng` (anything with ``randrange(n)``)."""
+        if self._outcome is not None:
+            raise IllegalMoveError("", "the game is over")
         candidates = list(self._candidates())
         seat = self.turn
         draw = rng.randrange

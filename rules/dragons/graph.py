@@ -84,12 +84,9 @@ class BandForest:
                     parent[a] = b
         return closed
 
-    def same_dragon(self, a: Node, b: Node) -> bool:
-        return self._root(a) == self._root(b)
-
-    def roots(self, nodes: Iterable[Node]) -> set[Node]:
-        """The dragons (as their set representatives) holding ``nodes``."""
-        return {self._root(node) for node in nodes}
+    def root(self, node: Node) -> Node:
+        """The representative of the dragon holding ``node``: two bands are in one dragon when theirs agree."""
+        return self._root(node)
 
 
 class RegionGraph:

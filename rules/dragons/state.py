@@ -405,8 +405,9 @@ class DragonsState(GameState):
                 return self._judge_loops(graph, graph.dragons_through(cells), cells)
             if not cycled:
                 return None
-            roots = self.bands.roots(cycled)
-            dragons = graph.dragons_through(cells, lambda node: self.bands.roots((node,)) <= roots)
+            root = self.bands.root
+            roots = {root(node) for node in cycled}
+            dragons = graph.dragons_through(cells, lambda node: root(node) in roots)
             return self._judge_loops(graph, dragons, cells)
         dragons = graph.dragons_through(cells)
         best = [max((d.holes for d in dragons if d.colour == c and self._complete(d)), default=-1) for c in (0, 1)]
