@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from bench.common import Row, cpu_samples, median_ms, rate
+from bench.playout import rows as versus_baseline
 from render.backgammon import render_png
 from rules.backgammon import GAME, START, BackgammonState
 from rules.backgammon.movegen import BAR, generate
@@ -158,4 +159,5 @@ def _render_rows(quick: bool) -> list[Row]:
 
 def run(quick: bool = False) -> list[Row]:
     """All backgammon rows; ``quick`` keeps the whole run to a few seconds."""
-    return _enumeration_rows(quick) + _push_rows(quick) + _playout_rows(quick) + _render_rows(quick)
+    rows = _enumeration_rows(quick) + _push_rows(quick) + _playout_rows(quick) + _render_rows(quick)
+    return rows + versus_baseline("backgammon", quick, None)

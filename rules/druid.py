@@ -92,6 +92,7 @@ class Board:
         #: immutable, and listing the legal moves then builds nothing
         self.sarsens = tuple(Sarsen(name) for name in self.names)
         self.lintels = tuple(Lintel(self.names[a], self.names[b]) for a, _, b in self.line_list)
+        self.step_moves = tuple(Step(name) for name in self.dirs)
         self.sides = {name: sum(1 << i for i in range(self.ncells) if test(i)) for name, test in self._side_tests()}
         self.full = (1 << self.ncells) - 1
 
@@ -534,6 +535,46 @@ class DruidState(GameState):
             what = "bare ground" if self.top[there] < 0 else f"topped by {self.colours[self.top[there]]}"
             return f"a druid only steps onto stones of its own colour, and {there_name} is {what}"
         return None
+
+    def random_move(self, rng: Any) -> Any:
+        """A uniformly random legal move of the player to move, for playouts and search: the same distribution
+        as ``rng.choice(list(state.legal_moves))``, without listing the moves. ``rng`` is a ``random.Random`` or a
+        :class:`rules.rng.Rng` (anything with ``randrange(n)``); the game's own generator is not touched.
+
+        Candidates (every cell, every line, every druid step, swap, pass) are drawn uniformly until one is legal;
+        pass always is, and after many refusals the legal moves are listed instead, so the draw stays uniform
+        and never loops long."""
+        seat = self.to_move
+        if seat is None:
+            raise IllegalMoveError("", "the game is over")
+        board = self.board
+        ncells, nlines = board.ncells, len(board.line_list)
+        steps = board.step_moves if self.walk and self.druids[seat] is not None else ()
+        nsteps = len(steps)
+        swap = self.ply == 1 and len(self.players) == 2 and self._swap_problem() is None
+        total = ncells + nlines + nsteps + swap + 1
+        draw = rng.randrange
+        for _ in range(2 * total):
+            pick = draw(total)
+            if pick < ncells:
+                if self._sarsen_ok(pick, seat):
+                    return board.sarsens[pick]
+                continue
+            pick -= ncells
+            if pick < nlines:
+                a, middle, b = board.line_list[pick]
+                if self._lintel_ok(a, middle, b, seat):
+                    return board.lintels[pick]
+                continue
+            pick -= nlines
+            if pick < nsteps:
+                there = board.step[self.druids[seat]][pick]  # type: ignore[index]
+                if there >= 0 and self.top[there] == seat:
+                    return steps[pick]
+                continue
+            return Swap() if swap and pick == nsteps else Pass()
+        moves = list(self.legal_moves)
+        return moves[draw(len(moves))]
 
     def _generate(self, seat: int) -> Iterator[Any]:
         board = self.board
