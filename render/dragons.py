@@ -257,7 +257,7 @@ def _header(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> N
         if state.gap_owed:
             status += ": a gap move is owed"
     elif outcome.winners:
-        concerned, status = outcome.winners[0], outcome.reason
+        concerned, status = outcome.winners[0], outcome.reason[:1].upper() + outcome.reason[1:]
     else:
         concerned = None
         status = f"Game cancelled: {outcome.reason}" if outcome.cancelled else f"Game over: {outcome.reason}"
