@@ -180,10 +180,11 @@ def _replay_rows(quick: bool) -> list[Row]:
         wall, cpu = _median_ms(samples, 0) / 1000, _median_ms(samples, 1) / 1000
         mib = len(replay.data) / 1024 / 1024
         felt = f"the replay GIF a player asks for after a game: {len(frames)} frames, {replay.frames} kept"
-        rows.append(
-            Row("render", f"replay GIF, {game} {what}", wall, "s", "<= 3 s", wall <= 3, note=f"{felt}; {cpu:.2f} s CPU")
-        )
-        rows.append(Row("render", f"replay GIF size, {game}", mib, "MiB", "<= 4 MiB", mib <= 4, note=replay.note))
+        rows += [
+            Row("render", f"replay GIF, {game} {what}", wall, "s", "<= 3 s", wall <= 3, note=felt),
+            Row("render", f"replay GIF, {game}, CPU time", cpu, "s", "<= 3 s", cpu <= 3, note="not inflated by load"),
+            Row("render", f"replay GIF size, {game}", mib, "MiB", "<= 4 MiB", mib <= 4, note=replay.note),
+        ]
     return rows
 
 

@@ -328,7 +328,7 @@ def _status(state: BackgammonState) -> str:
         return f"{state.players[outcome.winners[0]]} wins {outcome.points} {unit}"
     seat = state.turn
     if state.phase == "answer":
-        return f"{state.players[seat]} doubles to {state.cube * 2}: {state.players[1 - seat]} to take or drop"
+        return f"{state.players[1 - seat]} to take or drop: {state.players[seat]} doubles to {state.cube * 2}"
     if state.phase == "decide":
         return f"{state.players[seat]} to roll or double"
     return f"{state.players[seat]} to play {dice_text(state.dice)}"

@@ -219,34 +219,36 @@ def render_image(state: DragonsState, extent: Iterable[Cell] = ()) -> Image.Imag
 
 
 def _base(state: DragonsState, layout: Layout) -> Image.Image:
-    """The drawing-size canvas with what does not change during a game: the panel and the legend's tiles."""
-    image = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    y = layout.board_bottom + MARGIN + LEGEND_RADIUS
+    """A fresh drawing-size canvas with what does not change during a game: the panel and the legend's tiles."""
+    return _legend_base(state.crossed, layout.width, layout.height, layout.board_bottom).copy()
+
+
+@lru_cache(maxsize=8)
+def _legend_base(crossed: bool, width: int, height: int, board_bottom: float) -> Image.Image:
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    y = board_bottom + MARGIN + LEGEND_RADIUS
     step = LEGEND_RADIUS * 2.4
-    x0 = (layout.width - step * 8) / 2 + step / 2
+    x0 = (width - step * 8) / 2 + step / 2
     for placement, letter in enumerate(LETTERS):
         centre = (x0 + step * placement, y)
-        paste_tile(image, placement, state.crossed, centre, LEGEND_RADIUS)
-        draw.text(
-            (centre[0], y + LEGEND_RADIUS + 10 * SCALE), letter, font=font(15 * SCALE), fill=FOREGROUND, anchor="mm"
-        )
+        paste_tile(image, placement, crossed, centre, LEGEND_RADIUS)
+        _stamp(image, (centre[0], y + LEGEND_RADIUS + 10 * SCALE), letter, 15 * SCALE, FOREGROUND)
     return image
 
 
 def _finish(image: Image.Image, state: DragonsState, layout: Layout) -> Image.Image:
     """Draw what changes with every move over the tiles on ``image``, then scale it down to the picture."""
     draw = ImageDraw.Draw(image)
-    _header(draw, state, layout)
+    _header(image, draw, state, layout)
     _open_cells(image, draw, layout)
     _last_move(image, draw, state, layout, badges=False)
     _loops(draw, state, layout)
     _last_move(image, draw, state, layout, badges=True)
-    _legend_note(draw, state, layout)
+    _legend_note(image, state, layout)
     return image.reduce(SCALE)
 
 
-def _header(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
+def _header(image: Image.Image, draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
     """The status in large type behind a chip of the colour it concerns (whoever moves, or the winner): the most
     visible thing above the board. Below it, each player's colour chip, letter and name, the one concerned
     marked with an arrowhead, and the tiles left at the right."""
@@ -257,7 +259,7 @@ def _header(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> N
         if state.gap_owed:
             status += ": a gap move is owed"
     elif outcome.winners:
-        concerned, status = outcome.winners[0], outcome.reason
+        concerned, status = outcome.winners[0], outcome.reason[:1].upper() + outcome.reason[1:]
     else:
         concerned = None
         status = f"Game cancelled: {outcome.reason}" if outcome.cancelled else f"Game over: {outcome.reason}"
@@ -278,10 +280,10 @@ def _header(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> N
         x += 12 * SCALE
         _chip(draw, (x, y), seat, 22 * SCALE, 12 * SCALE)
         label = f"{COLOUR_NAMES[seat]} {name}"
-        draw.text((x + 28 * SCALE, y), label, font=font(ROW_SIZE), fill=FOREGROUND, anchor="lm")
+        _stamp(image, (x + 28 * SCALE, y), label, ROW_SIZE, FOREGROUND, "lm")
         x += 28 * SCALE + draw.textlength(label, font=font(ROW_SIZE)) + 18 * SCALE
     pool = f"Tiles left: {state.remaining}"
-    draw.text((layout.width - MARGIN, y), pool, font=font(ROW_SIZE), fill=FOREGROUND, anchor="rm")
+    _stamp(image, (layout.width - MARGIN, y), pool, ROW_SIZE, FOREGROUND, "rm")
 
 
 def _chip(draw: ImageDraw.ImageDraw, left_middle: Point, seat: int, width: float, height: float) -> None:
@@ -323,18 +325,18 @@ def _hexagon_sprite(size: float, fill: Colour | None, outline: Colour, width: in
     return sprite
 
 
-def _stamp(image: Image.Image, centre: Point, text: str, size: int, colour: Colour) -> None:
-    """``text`` centred on ``centre``, from a cached mask: a big board shows a hundred such labels, and
-    rasterising each anew was most of the drawing."""
-    mask, (left, top) = _text_mask(text, size)
-    image.paste(colour, (round(centre[0]) + left, round(centre[1]) + top), mask)
+def _stamp(image: Image.Image, xy: Point, text: str, size: int, colour: Colour, anchor: str = "mm") -> None:
+    """``text`` placed like ``draw.text(xy, ..., anchor=anchor)``, from a cached mask: a big board shows a hundred
+    labels, and rasterising each anew was most of the drawing."""
+    mask, (left, top) = _text_mask(text, size, anchor)
+    image.paste(colour, (round(xy[0]) + left, round(xy[1]) + top), mask)
 
 
 @lru_cache(maxsize=2048)
-def _text_mask(text: str, size: int) -> tuple[Image.Image, tuple[int, int]]:
-    left, top, right, bottom = (round(v) for v in font(size).getbbox(text, anchor="mm"))
-    mask = Image.new("L", (right - left, bottom - top), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor="mm")
+def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, tuple[int, int]]:
+    left, top, right, bottom = (round(v) for v in font(size).getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor)
     return mask, (left, top)
 
 
@@ -375,10 +377,10 @@ def _last_move(
         badge = 9 * SCALE
         x += badge * 1.1
         draw.ellipse((x - badge, y - badge, x + badge, y + badge), fill=HIGHLIGHT, outline=BACKGROUND, width=SCALE)
-        draw.text((x, y), str(number), font=font(12 * SCALE), fill=BACKGROUND, anchor="mm")
+        _stamp(image, (x, y), str(number), 12 * SCALE, BACKGROUND)
 
 
-def _legend_note(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
+def _legend_note(image: Image.Image, state: DragonsState, layout: Layout) -> None:
     """Under the legend's tiles: how to read the badges (after a move) and how to type a move."""
     y = layout.board_bottom + MARGIN + LEGEND_RADIUS
     note = "type a letter and a position number, e.g. d3"
@@ -390,4 +392,4 @@ def _legend_note(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout)
             + "; "
             + note
         )
-    draw.text((layout.width / 2, y + LEGEND_RADIUS + 32 * SCALE), note, font=font(11 * SCALE), fill=MUTED, anchor="mm")
+    _stamp(image, (layout.width / 2, y + LEGEND_RADIUS + 32 * SCALE), note, 11 * SCALE, MUTED)

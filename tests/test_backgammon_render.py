@@ -215,7 +215,7 @@ def test_the_status_line_says_whose_turn_and_what_is_asked() -> None:
     state.push(state.parse_move("8-5,6-5"))
     assert _status(state) == "bob to roll or double"
     state.push(state.parse_move("double"))
-    assert _status(state) == "bob doubles to 2: alice to take or drop"
+    assert _status(state) == "alice to take or drop: bob doubles to 2"  # whoever must act comes first
     state.push(state.parse_move("drop"))
     assert _status(state) == "bob wins 1 point"
 

@@ -8,8 +8,9 @@ import io
 import itertools
 
 import pytest
-from PIL import Image, ImageSequence
+from PIL import Image, ImageChops, ImageSequence, ImageStat
 
+from render.backgammon import render_image
 from render.common import FOREGROUND, PLAYER_COLOURS
 from render.palette import SEPARATION
 from render.replay import CAPTION_H, ReplayGif, replay_gif
@@ -102,3 +103,14 @@ def test_a_tiny_limit_shrinks_the_pictures_and_an_impossible_one_is_refused() ->
         replay_gif(frames, max_bytes=2000)
     with pytest.raises(ValueError, match="at least one frame"):
         replay_gif([])
+
+
+def test_every_frame_decodes_to_its_own_board() -> None:
+    """Frames are stored as changes over the frame before; decoded, each must still be its position's board."""
+    frames = recorded("backgammon", 8)
+    decoded = gif_frames(replay_gif(frames))
+    for (frame, _duration), (state, _caption) in zip(decoded, frames, strict=True):
+        board = render_image(state)
+        shown = frame.crop((0, 0, board.width, board.height))
+        error = ImageStat.Stat(ImageChops.difference(shown, board)).mean
+        assert max(error) < 1.5, error
