@@ -9,7 +9,6 @@ covers the state's whole JSON and the renderer's source files, so a new position
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import struct
@@ -27,15 +26,17 @@ def board_key(state: GameState) -> str:
     """What a picture of ``state`` depends on: the position and the renderer's code."""
     import render
 
-    digest = hashlib.sha256(json.dumps(state.to_json(), sort_keys=True, separators=(",", ":")).encode())
+    parts = [json.dumps(state.to_json(), sort_keys=True, separators=(",", ":"))]
     folder = Path(render.__file__).parent
     for source in ("__init__.py", "common.py", f"{state.game.name}.py"):
         try:
             info = (folder / source).stat()
         except OSError:
             continue
-        digest.update(f"{source}:{info.st_size}:{info.st_mtime_ns}".encode())
-    return digest.hexdigest()[:32]
+        parts.append(f"{source}:{info.st_size}:{info.st_mtime_ns}")
+    data = "\n".join(parts).encode()
+    # two independent 32-bit checksums and the length: a cache key, not a secret (and no OpenSSL to load)
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
 
 
 def shows(path: Path, key: str) -> bool:

@@ -1,8 +1,9 @@
 """The ``pbm`` command: ``run`` (the Discord bot), ``sync`` (push slash commands), ``console``, ``do``, ``check``
 and ``backup``.
 
-``pbm do`` and ``pbm console`` never import discord.py: a console move costs a process start, one SQLite
-transaction and one board render. Every problem of the environment (a damaged or foreign database file, a full
+``pbm do`` and ``pbm console`` never import discord.py, asyncio or aiosqlite: they run over a direct SQLite
+connection (:mod:`data.connection`), so a console move costs a process start, one SQLite transaction and one
+board render. Every problem of the environment (a damaged or foreign database file, a full
 disk, a database from a newer pbm, Discord out of reach) is one line on standard error and a non-zero exit, never
 a traceback; ``--verbose`` adds the details for whoever has to dig.
 """
@@ -124,11 +125,11 @@ def _boards_dir(db_path: Path) -> Path:
     return db_path.parent / f"{db_path.stem}-boards"
 
 
-async def _open_store(db_path: Path):  # -> data.store.Store
+async def _open_store(db_path: Path, *, direct: bool = False):  # -> data.store.Store
     from data.store import DatabaseUnusableError, Store
 
     try:
-        return await Store.open(db_path)
+        return await Store.open(db_path, direct=direct)
     except DatabaseUnusableError as exc:
         raise EnvironmentProblem(str(exc)) from exc
 
@@ -139,33 +140,33 @@ def _environment_problem(db_path: Path, exc: BaseException) -> EnvironmentProble
     return EnvironmentProblem(f"{db_path}: {describe_database_error(exc)}")
 
 
-async def _console_session(args: Any, lines: Sequence[str] | None) -> int:
-    """``pbm do`` (``lines`` given) or ``pbm console`` on the database; a database error while a command runs
-    (a full disk) is one line: it ends ``pbm do``, and the interactive console goes on to the next command."""
-    import asyncio
+def _console_session(args: Any, lines: Sequence[str] | None) -> int:
+    """``pbm do`` (``lines`` given) or ``pbm console`` on the database, over a direct connection and without an
+    event loop (see :mod:`data.connection`); a database error while a command runs (a full disk) is one line: it
+    ends ``pbm do``, and the interactive console goes on to the next command."""
     import sqlite3
 
     from bot.actions import Actions, Result
     from bot.console import Console, Outcome, render_json, render_text
+    from data.connection import drive
 
     db_path: Path = args.db or default_db_path()
-    store = await _open_store(db_path)
+    store = drive(_open_store(db_path, direct=True))
     try:
         console = Console(
             Actions(store), args.boards or _boards_dir(db_path), identity=args.identity, images=not args.no_images
         )
         if lines is not None:
             try:
-                outcome = await console.run(" ".join(lines))
+                outcome = drive(console.run(" ".join(lines)))
             except (sqlite3.Error, OSError) as exc:
                 raise _environment_problem(db_path, exc) from exc
             print(render_json(outcome) if args.json else render_text(outcome))
             return 0 if outcome.ok else EXIT_REFUSED
         print(f"pbm console on {db_path}; 'help' lists the commands, 'quit' leaves.")
-        loop = asyncio.get_running_loop()
         while True:
             try:
-                line = await loop.run_in_executor(None, input, "pbm> ")
+                line = input("pbm> ")
             except EOFError:
                 print()
                 return 0
@@ -174,13 +175,13 @@ async def _console_session(args: Any, lines: Sequence[str] | None) -> int:
             if not line.strip():
                 continue
             try:
-                outcome = await console.run(line)
+                outcome = drive(console.run(line))
             except (sqlite3.Error, OSError) as exc:
                 outcome = Outcome(Result(ok=False, message=str(_environment_problem(db_path, exc))))
             print(render_text(outcome))
     finally:
         try:
-            await store.close()
+            drive(store.close())
         except (sqlite3.Error, OSError) as exc:
             raise _environment_problem(db_path, exc) from exc
 
@@ -189,7 +190,7 @@ async def _check(db_path: Path) -> int:
     from bot.actions import Actions
     from bot.maintenance import check
 
-    store = await _open_store(db_path)
+    store = await _open_store(db_path, direct=True)
     try:
         report = await check(Actions(store))
     finally:
@@ -203,7 +204,7 @@ async def _backup(db_path: Path, target: Path) -> int:
 
     if not db_path.exists():
         raise EnvironmentProblem(f"{db_path}: there is no database there to back up")
-    store = await _open_store(db_path)
+    store = await _open_store(db_path, direct=True)
     try:
         written = await store.backup(target)
     except StoreError as exc:
@@ -220,8 +221,6 @@ def _json_failure(message: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import asyncio
-
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("do", "console"):
         try:
@@ -237,13 +236,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("do", "console", "check", "backup"):
         db_path: Path = args.db or default_db_path()
         try:
+            from data.connection import drive
+
             if args.command == "check":
-                return asyncio.run(_check(db_path))
+                return drive(_check(db_path))
             if args.command == "backup":
-                return asyncio.run(_backup(db_path, args.path))
+                return drive(_backup(db_path, args.path))
             if args.command == "do" and not args.words:
                 raise EnvironmentProblem('no command given: try pbm do "help"')
-            return asyncio.run(_console_session(args, args.words if args.command == "do" else None))
+            return _console_session(args, args.words if args.command == "do" else None)
         except EnvironmentProblem as exc:
             if getattr(args, "json", False):
                 print(_json_failure(str(exc)))
@@ -260,6 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return EXIT_ENVIRONMENT
+    import asyncio
+
     try:
         asyncio.run(_preflight(config.db_path))
     except EnvironmentProblem as exc:
@@ -279,11 +282,7 @@ async def _preflight(db_path: Path) -> None:
 
 
 def entry() -> int:
-    """The ``pbm`` program (and ``python -m bot``). A local command never opens a network connection, so
-    asyncio's optional TLS support is left unloaded: OpenSSL is a tenth of a console command's start-up. (Set
-    here, in the program's own process only, never by :func:`main`, which tests call in theirs.)"""
-    if sys.argv[1:2] and sys.argv[1] in ("do", "console", "check", "backup") and "ssl" not in sys.modules:
-        sys.modules["ssl"] = None  # type: ignore[assignment]  # ``import ssl`` raises ImportError, as without it
+    """The ``pbm`` program (and ``python -m bot``)."""
     return main()
 
 

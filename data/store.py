@@ -1,6 +1,7 @@
 """All database access, in one place: players, games, the move log, challenges, settings.
 
-One :class:`Store` wraps one aiosqlite connection in WAL mode with foreign keys on. Writes run in
+One :class:`Store` wraps one connection (aiosqlite's, or a direct one for the console: :mod:`data.connection`)
+in WAL mode with foreign keys on. Writes run in
 ``BEGIN IMMEDIATE`` transactions serialised by a lock, so two coroutines never share a transaction and two
 processes never interleave one. The move log is append-only and is the source of truth; ``games.snapshot`` is a
 cache of the state after the last logged action, so loading a game costs the same at move 10 and at move 10,000.
@@ -11,18 +12,37 @@ read, and the write only happens if nobody appended in between.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
+from data.connection import DirectConnection
+from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, LogRow
 from data.schema import MIGRATIONS
+
+__all__ = [
+    "ChallengeRow",
+    "DamagedRowError",
+    "DatabaseUnusableError",
+    "GameRow",
+    "GameSummary",
+    "LogEntry",
+    "LogLine",
+    "LogRow",
+    "NotFoundError",
+    "StaleWriteError",
+    "Store",
+    "StoreError",
+]
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+    Connection = aiosqlite.Connection | DirectConnection
 
 #: values per row of ``game_memory``: appending rewrites at most one chunk of this many values
 MEMORY_CHUNK = 256
@@ -76,90 +96,6 @@ def describe_database_error(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
-class GameRow(NamedTuple):
-    """One game as stored. ``snapshot`` is the parsed state JSON; ``players`` the seats at creation."""
-
-    id: int
-    type: str
-    options: dict[str, Any]
-    players: list[str]
-    seed: int
-    status: str
-    move_number: int
-    log_length: int
-    to_move: str | None
-    snapshot: dict[str, Any]
-    outcome: dict[str, Any] | None
-    guild_id: int | None
-    channel_id: int | None
-    thread_id: int | None
-    created_at: float
-    updated_at: float
-    memory: tuple[int, ...] = ()
-
-
-class GameSummary(NamedTuple):
-    """What a listing shows of a game, read without parsing its snapshot. ``seats`` are the players in seat
-    order at the end (a swap may change them), known for finished games; ``players`` are the seats at creation."""
-
-    id: int
-    type: str
-    players: list[str]
-    status: str
-    move_number: int
-    to_move: str | None
-    outcome: dict[str, Any] | None
-    seats: list[str] | None
-
-
-class LogEntry(NamedTuple):
-    """One action appended to the move log: the move number after it, who acted, the canonical text, the
-    events it caused (JSON-able), and whether the server played it (``(Auto)``)."""
-
-    number: int
-    player_id: str | None
-    text: str
-    events: list[dict[str, Any]]
-    auto: bool = False
-
-
-class LogRow(NamedTuple):
-    """A logged action as read back: a :class:`LogEntry` with its place in the log and its time."""
-
-    number: int
-    player_id: str | None
-    text: str
-    events: list[dict[str, Any]]
-    auto: bool = False
-    seq: int = 0
-    created_at: float = 0.0
-
-
-class LogLine(NamedTuple):
-    """One logged action for a listing: ``events_json`` unparsed."""
-
-    number: int
-    player_id: str | None
-    text: str
-    auto: bool
-    events_json: str
-
-
-class ChallengeRow(NamedTuple):
-    id: int
-    type: str
-    options: list[str]
-    players: list[str]
-    accepted: list[str]
-    status: str
-    game_id: int | None
-    guild_id: int | None
-    channel_id: int | None
-    message_id: int | None
-    created_at: float
-    expires_at: float | None
-
-
 _GAME_COLUMNS = (
     "id, type, options, players, seed, status, move_number, log_length, to_move, snapshot, outcome, "
     "guild_id, channel_id, thread_id, created_at, updated_at"
@@ -183,14 +119,19 @@ def _dumps(value: Any) -> str:
 class Store:
     """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: Connection, write_lock: Any) -> None:
         self._db = connection
-        self._write_lock = asyncio.Lock()
+        self._write_lock = write_lock
         self.path = ":memory:"
 
     @classmethod
-    async def open(cls, path: str | Path, *, backup_before_migrating: bool = True) -> Store:
+    async def open(cls, path: str | Path, *, backup_before_migrating: bool = True, direct: bool = False) -> Store:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+
+        By default the connection is aiosqlite's (queries in a worker thread; for the bot). ``direct`` uses the
+        standard library's ``sqlite3`` in this thread instead, for the console: every call then answers at once
+        and commands run under :func:`data.connection.drive`, without an event loop (see
+        :mod:`data.connection`).
 
         A database that is behind takes a consistent copy of itself first (``<name>.before-v<N>.sqlite3``
         beside it), so a migration can always be undone. Any problem with the file itself (not SQLite, damaged,
@@ -201,14 +142,23 @@ class Store:
         try:
             if where != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            connection = await aiosqlite.connect(where, isolation_level=None)
+            if direct:
+                connection: Connection = DirectConnection.connect(where)
+                lock: Any = connection.write_lock
+            else:
+                import asyncio
+
+                import aiosqlite
+
+                connection = await aiosqlite.connect(where, isolation_level=None)
+                lock = asyncio.Lock()
         except (OSError, sqlite3.Error) as exc:
             raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
         try:
-            connection.row_factory = aiosqlite.Row
+            connection.row_factory = sqlite3.Row
             for pragma in ("busy_timeout=10000", "journal_mode=WAL", "foreign_keys=ON", "synchronous=FULL"):
                 await connection.execute(f"PRAGMA {pragma}")
-            store = cls(connection)
+            store = cls(connection, lock)
             store.path = where
             await store._migrate(backup=backup_before_migrating and where != ":memory:")
             await store._check_tables()
@@ -231,7 +181,7 @@ class Store:
         await self.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Connection]:
         """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
         async with self._write_lock:
             await self._db.execute("BEGIN IMMEDIATE")
@@ -728,7 +678,7 @@ class Store:
             )
 
 
-async def _append_memory(db: aiosqlite.Connection, game_id: int, start: int, values: Sequence[int]) -> None:
+async def _append_memory(db: Connection, game_id: int, start: int, values: Sequence[int]) -> None:
     """Append ``values`` (unsigned 64-bit, 16 hex digits each) after the ``start`` values a game's memory holds,
     touching only the chunks they fall in."""
     index = 0
