@@ -456,3 +456,24 @@ async def test_a_dropped_double_is_announced_and_logged_as_drop(console: Console
     assert "resigned" not in dropped.result.message
     history = (await console.run("backgammon history 1")).result.items
     assert history[-1].endswith("alice: drop")
+
+
+# ---- 3, 4: games ended at once still show ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "start", ["backgammon challenge -force alice bob", "dragons challenge alice bob", "druid challenge -hex alice bob",
+              "drogo challenge alice bob carol"],
+)  # fmt: skip
+async def test_a_game_declined_at_once_shows_its_board_and_picture(tmp_path: Path, start: str) -> None:
+    store = await Store.open(tmp_path / "e.sqlite3")
+    console = Console(Actions(store, seed_source=lambda: 7), tmp_path / "boards")
+    game = start.split()[0]
+    assert (await console.run(start)).ok
+    declined = await console.run(f"{game} resign 1 alice")
+    assert declined.ok and "cancelled" in declined.result.message
+    for _ in range(2):  # and again: the stored game still loads and draws
+        shown = await console.run(f"{game} show 1")
+        assert shown.ok and shown.board_path is not None and shown.board_path.read_bytes().startswith(b"\x89PNG")
+        assert shown.result.board_text()
+    await store.close()
