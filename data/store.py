@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 import time
+from array import array
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -411,12 +413,15 @@ class Store:
         async with self._db.execute(
             "SELECT data FROM game_memory WHERE game_id = ? ORDER BY chunk", (game_id,)
         ) as cursor:
-            chunks = [str(r[0]) for r in await cursor.fetchall()]
-        data = "".join(chunks)
-        try:
-            return [int(data[i : i + 16], 16) for i in range(0, len(data), 16)]
-        except ValueError as exc:
-            raise DamagedRowError(f"the memory of game {game_id} is damaged ({exc})") from exc
+            chunks = [bytes(r[0]) for r in await cursor.fetchall()]
+        data = b"".join(chunks)
+        if len(data) % 8:
+            raise DamagedRowError(f"the memory of game {game_id} is damaged ({len(data)} bytes)")
+        values = array("Q")
+        values.frombytes(data)
+        if sys.byteorder != "little":
+            values.byteswap()
+        return values.tolist()
 
     async def set_thread(
         self, game_id: int, guild_id: int | None, channel_id: int | None, thread_id: int | None
@@ -679,18 +684,20 @@ class Store:
 
 
 async def _append_memory(db: Connection, game_id: int, start: int, values: Sequence[int]) -> None:
-    """Append ``values`` (unsigned 64-bit, 16 hex digits each) after the ``start`` values a game's memory holds,
-    touching only the chunks they fall in."""
+    """Append ``values`` (unsigned 64-bit, 8 bytes little-endian each) after the ``start`` values a game's memory
+    holds, touching only the chunks they fall in."""
     index = 0
     while index < len(values):
         position = start + index
         chunk, offset = divmod(position, MEMORY_CHUNK)
         take = min(MEMORY_CHUNK - offset, len(values) - index)
-        data = "".join(f"{v:016x}" for v in values[index : index + take])
+        data = array("Q", values[index : index + take])
+        if sys.byteorder != "little":
+            data.byteswap()
         await db.execute(
             "INSERT INTO game_memory (game_id, chunk, data) VALUES (?, ?, ?)"
-            " ON CONFLICT(game_id, chunk) DO UPDATE SET data = game_memory.data || excluded.data",
-            (game_id, chunk, data),
+            " ON CONFLICT(game_id, chunk) DO UPDATE SET data = CAST(game_memory.data || excluded.data AS BLOB)",
+            (game_id, chunk, data.tobytes()),
         )
         index += take
 

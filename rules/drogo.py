@@ -235,17 +235,18 @@ class DrogoState(GameState):
     def restore_memory(self, values: Sequence[int]) -> None:
         """The positions seen before this snapshot, as :meth:`memory` gave them; superko needs them. A state
         loaded from JSON without them knows only its current position."""
-        history = [int(value) for value in values]
+        history = list(values)
         if not self.superko:
             if history:
                 raise StateFormatError("a game without superko keeps no positions")
             return
-        if any(not 0 <= value < 1 << 64 for value in history) or len(set(history)) != len(history):
+        seen = set(history)
+        if history and (min(history) < 0 or max(history) >= 1 << 64 or len(seen) != len(history)):
             raise StateFormatError("the positions seen must be distinct unsigned 64-bit numbers")
-        if self.hash not in history:
+        if self.hash not in seen:
             raise StateFormatError("the current position is missing from the positions seen")
         self.history = history
-        self.seen = set(history)
+        self.seen = seen
         self._verdicts = {}
 
     @property

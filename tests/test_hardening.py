@@ -477,3 +477,27 @@ async def test_a_game_declined_at_once_shows_its_board_and_picture(tmp_path: Pat
         assert shown.ok and shown.board_path is not None and shown.board_path.read_bytes().startswith(b"\x89PNG")
         assert shown.result.board_text()
     await store.close()
+
+
+async def test_drogo_positions_seen_are_kept_beside_the_snapshot_and_replay_exactly(tmp_path: Path) -> None:
+    """Superko's memory grows by one position a move in its own table, not in the snapshot; what is stored is
+    exactly what a replay of the log remembers (pbm check agrees)."""
+    from bot.maintenance import check
+
+    db = tmp_path / "k.sqlite3"
+    store = await Store.open(db)
+    console = Console(Actions(store, seed_source=lambda: 31), tmp_path / "boards", images=False)
+    await console.run("drogo challenge -size=4 alice bob")
+    for _ in range(30):
+        listed = (await console.run("drogo moves 1")).result
+        if listed.status != "active":
+            break
+        assert (await console.run(f"drogo move 1 {listed.to_move} {listed.items[len(listed.items) // 2]}")).ok
+    row = await store.load_game(1)
+    assert "seen" not in json.dumps(row.snapshot["board"]) and len(row.memory) > 25
+    report = await check(console.actions)
+    assert report.ok, report.lines()
+    await store.close()
+    again = await Store.open(db)
+    assert (await again.load_game(1)).memory == row.memory
+    await again.close()
