@@ -534,12 +534,16 @@ class Store:
         return None if row is None else str(row[0])
 
     async def log_lines(self, game_id: int) -> list[LogLine]:
-        """The move log as a history lists it: events left as JSON text for the caller to parse if it needs."""
+        """The move log as a history lists it. Events are read only where a listing looks at them (a roll's
+        dice, a resignation's note) and left as JSON text; every other row carries ``"[]"``."""
         async with self._db.execute(
-            "SELECT number, player_id, text, auto, events FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+            "SELECT number, player_id, text, auto,"
+            " CASE WHEN text = 'resign' OR instr(events, '\"roll\"') > 0 THEN events ELSE '[]' END"
+            " FROM moves WHERE game_id = ? ORDER BY seq",
+            (game_id,),
         ) as cursor:
             rows = await cursor.fetchall()
-        return [LogLine(int(r[0]), r[1], str(r[2]), bool(r[3]), str(r[4])) for r in rows]
+        return [LogLine._make(r) for r in rows]
 
     async def games_of(self, player_id: str, status: str | None = None, game_type: str | None = None) -> list[GameRow]:
         """Every game a player sits in, newest first, optionally by status and type (whole rows: for tools
