@@ -39,7 +39,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,7 +93,14 @@ def parse_number(word: str, what: str, maximum: int = MAX_ID) -> int:
 
 def check_player_name(name: str) -> None:
     """Console player names: 1-32 letters, digits, ``_``, ``.`` or ``-`` (the characters of Discord usernames),
-    and not a word that listings read as a filter. ``:`` is kept for the server's own players."""
+    and not a word that listings read as a filter; or a computer player, ``ai:1`` to ``ai:3`` (a colon never
+    occurs in a Discord username, so they never collide with a member)."""
+    if name.lower().startswith("ai:"):
+        from ai import is_ai
+
+        if is_ai(name):
+            return
+        raise InputError(f"{shorten(name)!r} is not a computer player: they are ai:1 (easy), ai:2 and ai:3 (hard)")
     if not _PLAYER_NAME.fullmatch(name):
         raise InputError(
             f"{shorten(name)!r} cannot be a player name: use 1 to 32 letters, digits, '_', '.' or '-'"
@@ -215,6 +222,19 @@ def status_line(game: GameDef, state: GameState, *, with_reason: bool = True) ->
     return f"{game.title}: {verdict}" + (f" ({', '.join(details)})" if details else "")
 
 
+def decide_now(state: GameState, player: str, seconds: float | None) -> tuple[str, str]:
+    """A computer player's move and its note (``doubles: 71% to win``), seeded by the game and move number."""
+    from ai import decide, level_of
+
+    decision = decide(state, level_of(player), seed=state.seed, move_number=state.ply, max_seconds=seconds)
+    return decision.text, decision.note
+
+
+async def think_here(state: GameState, player: str, seconds: float | None) -> tuple[str, str]:
+    """:func:`decide_now` in this thread: the console, which has nothing else to serve meanwhile."""
+    return decide_now(state, player, seconds)
+
+
 class Actions:
     """The transport-free actions. ``seed_source`` gives each new game its RNG seed (tests pass a fixed one)."""
 
@@ -225,8 +245,14 @@ class Actions:
         seed_source: Callable[[], int] | None = None,
         challenge_ttl: float | None = 24 * 3600.0,
         clock: Callable[[], float] = time.time,
+        think: Callable[[GameState, str, float | None], Awaitable[tuple[str, str]]] | None = think_here,
+        ai_seconds: float | None = None,
     ) -> None:
+        """``think`` makes computer players' moves (``None``: they never move by themselves); ``ai_seconds`` is
+        their wall-clock safety net (``PBM_AI_SECONDS``; default per level)."""
         self.store = store
+        self._think = think
+        self.ai_seconds = ai_seconds
         self._seed = seed_source or (lambda: int.from_bytes(os.urandom(8), "big") >> 1)
         self.challenge_ttl = challenge_ttl
         self._clock = clock
@@ -399,11 +425,18 @@ class Actions:
             await self._commit(game_id, 0, entries, state, memory_from=len(memory))
         opts = game.format_options(options)
         message = f"{prefix}{game.title} game {game_id} started: {', '.join(players)}" + (f" ({opts})" if opts else "")
-        return self._game_result(game, game_id, state, message, events, actor=None)
+        return await self._computer_turns(self._game_result(game, game_id, state, message, events, actor=None))
 
     # ---- moves ---------------------------------------------------------------------------------------------
 
     async def move(self, game_id: int, player: str, text: str, *, alternative: str | None = None) -> Result:
+        """``player`` makes a move written ``text`` (pbmserv notation, optionally ending ``#moveno``); computer
+        players to move after it reply at once (see :meth:`_computer_turns`)."""
+        return await self._computer_turns(await self._move_once(game_id, player, text, alternative=alternative))
+
+    async def _move_once(
+        self, game_id: int, player: str, text: str, *, alternative: str | None = None
+    ) -> Result:
         """``player`` makes a move written ``text`` (pbmserv notation, optionally ending ``#moveno``).
 
         ``alternative`` is another reading of the same input, tried when ``text`` is not a move at all: the
@@ -464,7 +497,11 @@ class Actions:
         )
 
     async def resign(self, game_id: int, player: str, expected: int | None = None) -> Result:
-        """``player`` resigns (pbmserv semantics: see the module docstring); ``expected`` is the ``#n`` guard."""
+        """``player`` resigns (pbmserv semantics: see the module docstring); ``expected`` is the ``#n`` guard.
+        Computer players to move afterwards reply at once."""
+        return await self._computer_turns(await self._resign_once(game_id, player, expected))
+
+    async def _resign_once(self, game_id: int, player: str, expected: int | None) -> Result:
         loaded = await self._load(game_id)
         if isinstance(loaded, Result):
             return loaded
@@ -563,6 +600,47 @@ class Actions:
                 game_id=game_id,
             )
         return None
+
+    # ---- computer players ----------------------------------------------------------------------------------
+
+    async def _computer_turns(self, result: Result) -> Result:
+        """While a computer player (``ai:1`` .. ``ai:3``) is to move, it plays, each move through the same guarded
+        commit as a person's; the result tells what the person's action and every reply did. Its choice is
+        seeded by the game's seed and the move number, so it is the same however often it is asked."""
+        if not result.ok or self._think is None or result.state is None:
+            return result
+        from ai import is_ai
+
+        state = result.state
+        game = state.game
+        lines = _without_status(result.message, game, state)
+        events = list(result.events)
+        last = result
+        while last.status == "active" and last.to_move is not None and is_ai(last.to_move):
+            player = last.to_move
+            assert last.game_id is not None and last.state is not None
+            text, note = await self._think(last.state, player, self.ai_seconds)
+            reply = await self._move_once(last.game_id, player, f"{text}#{last.state.ply + 1}")
+            if not reply.ok:  # another action got there first, or the choice was refused: stop, say so, lose nothing
+                lines.append(f"{player} could not move: {reply.message}")
+                break
+            assert reply.state is not None
+            reply_lines = _without_status(reply.message, game, reply.state)
+            if note:
+                reply_lines[0] = f"{reply_lines[0]} ({player} {note})"
+            lines += reply_lines
+            events += reply.events
+            last = reply
+        if last is result:
+            return result
+        assert last.state is not None
+        lines.append(status_line(game, last.state))
+        last.message = "\n".join(line for line in lines if line)
+        last.events = events
+        human = last.to_move if last.to_move is not None and not is_ai(last.to_move) else None
+        last.notify = [human] if human is not None else []
+        last.challenge_id = result.challenge_id
+        return last
 
     # ---- looking -------------------------------------------------------------------------------------------
 
@@ -787,6 +865,14 @@ class Actions:
 def _player_to_move(state: GameState) -> str | None:
     seat = state.to_move
     return None if seat is None or state.is_over else state.players[seat]
+
+
+def _without_status(message: str, game: GameDef, state: GameState) -> list[str]:
+    """The lines of an action's message without its closing status line (a longer report gets one at its end)."""
+    lines = message.splitlines()
+    if lines and lines[-1] == status_line(game, state):
+        lines.pop()
+    return lines
 
 
 def _announce(game: GameDef, player: str, move_text: str, events: list[Event]) -> str:

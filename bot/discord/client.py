@@ -23,16 +23,22 @@ import discord.http
 import yarl
 from discord.ext import commands
 
-from bot.actions import Actions, Result
+from bot.actions import Actions, Result, decide_now
 from bot.config import Config
 from bot.discord.buttons import ChallengeButton, MoveButton
 from bot.discord.cog import GameCommands, word_commands
 from bot.discord.front import Front, render_board
 from data.store import Store
+from rules.base import GameState
 
 log = logging.getLogger("pbm.discord")
 #: the longest pause between two sweeps, in seconds
 MAX_SWEEP_INTERVAL = 60.0
+
+
+async def think_in_thread(state: GameState, player: str, seconds: float | None) -> tuple[str, str]:
+    """A computer player's move, worked out in a worker thread so the bot keeps answering meanwhile."""
+    return await asyncio.to_thread(decide_now, state, player, seconds)
 
 
 def apply_endpoints(config: Config) -> None:
@@ -76,7 +82,9 @@ class PbmBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self._store = await Store.open(self.config.db_path)
-        self.actions = Actions(self._store, seed_source=self._seed_source, challenge_ttl=self.config.challenge_ttl)
+        self.actions = Actions(
+            self._store, seed_source=self._seed_source, challenge_ttl=self.config.challenge_ttl, think=think_in_thread
+        )
         self.front = Front(self, self.actions, self._render)
         self.games = GameCommands(self.actions, self.front)
         await self.add_cog(self.games)
