@@ -18,7 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from bot.config import Config, default_db_path
+from bot.config import Config, ai_seconds, default_db_path
 
 NO_TOKEN = (
     "No Discord token: set DISCORD_TOKEN (or pass --token) to run the bot.\n"
@@ -154,7 +154,10 @@ def _console_session(args: Any, lines: Sequence[str] | None) -> int:
     store = drive(_open_store(db_path, direct=True))
     try:
         console = Console(
-            Actions(store), args.boards or _boards_dir(db_path), identity=args.identity, images=not args.no_images
+            Actions(store, ai_seconds=ai_seconds()),
+            args.boards or _boards_dir(db_path),
+            identity=args.identity,
+            images=not args.no_images,
         )
         if lines is not None:
             try:

@@ -40,6 +40,14 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
+def ai_seconds(env: Mapping[str, str] | None = None) -> float | None:
+    """``PBM_AI_SECONDS``: the most a computer player may think about one move (default: by level, 0.5 to 2 s)."""
+    env = os.environ if env is None else env
+    if not env.get("PBM_AI_SECONDS"):
+        return None
+    return _float(env, "PBM_AI_SECONDS", 2.0)
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the Discord bot needs to start. Time settings are in seconds."""
@@ -49,6 +57,7 @@ class Config:
     guild_id: int | None = None
     challenge_ttl: float = 24 * 3600.0
     reminder_interval: float = 24 * 3600.0
+    ai_seconds: float | None = None
     api_base: str | None = None
     gateway_url: str | None = None
     cdn_base: str | None = None
@@ -68,6 +77,7 @@ class Config:
             "guild_id": int(guild) if guild else None,
             "challenge_ttl": _float(env, "PBM_CHALLENGE_TTL", 24 * 3600.0),
             "reminder_interval": _float(env, "PBM_REMINDER_INTERVAL", 24 * 3600.0),
+            "ai_seconds": ai_seconds(env),
             "api_base": env.get("DISCORD_API_BASE") or None,
             "gateway_url": env.get("DISCORD_GATEWAY_URL") or None,
             "cdn_base": env.get("DISCORD_CDN_BASE") or None,

@@ -83,7 +83,11 @@ class PbmBot(commands.Bot):
     async def setup_hook(self) -> None:
         self._store = await Store.open(self.config.db_path)
         self.actions = Actions(
-            self._store, seed_source=self._seed_source, challenge_ttl=self.config.challenge_ttl, think=think_in_thread
+            self._store,
+            seed_source=self._seed_source,
+            challenge_ttl=self.config.challenge_ttl,
+            think=think_in_thread,
+            ai_seconds=self.config.ai_seconds,
         )
         self.front = Front(self, self.actions, self._render)
         self.games = GameCommands(self.actions, self.front)
