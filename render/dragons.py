@@ -37,6 +37,8 @@ TILE_LINE = (96, 102, 118)
 OPEN_LINE = (88, 94, 108)
 GAP_FILL = (84, 70, 30)
 WIN_LOOP = (70, 215, 235)
+#: colours only some positions show: a replay's palette holds them even if its sampled frames do not
+KEY_COLOURS = (WIN_LOOP, GAP_FILL, HIGHLIGHT, OPEN_LINE)
 SQRT3 = math.sqrt(3.0)
 
 

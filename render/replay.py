@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
-from render.common import BACKGROUND, FOREGROUND, MUTED, PLAYER_COLOURS, font
+from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, PLAYER_COLOURS, font
 from render.palette import Colour, palette_for, palette_image, to_palette
 from rules.base import GameState
 
@@ -26,6 +26,9 @@ CAPTION_FILL = (24, 26, 31)
 CAPTION_SIZE = 18
 #: frames sampled to pick the shared palette: enough to meet every colour a game draws
 PALETTE_SAMPLES = 8
+#: colours every replay's palette holds even if the sampled frames lack them (a game module adds its own
+#: ``KEY_COLOURS``: marks that only some positions show, such as Backgammon's hit burst)
+COMMON_COLOURS = (BACKGROUND, FOREGROUND, MUTED, HIGHLIGHT, CAPTION_FILL)
 #: palette entries for the board colours; one more index is left for "unchanged since the frame before"
 COLOURS = 255
 #: never scale a replay below this: smaller boards are unreadable on a phone
@@ -82,7 +85,10 @@ def replay_gif(
         _framed(picture, *captions[index])
         for index, picture in zip(sampled, board_images([states[i] for i in sampled]), strict=True)
     ]
-    colours = palette_for(samples, [colour for pair in PLAYER_COLOURS for colour in pair], limit=COLOURS)
+    players = [colour for pair in PLAYER_COLOURS for colour in pair]
+    module = importlib.import_module(f"render.{states[0].game.name}")
+    key = [*players, *COMMON_COLOURS, *getattr(module, "KEY_COLOURS", ())]
+    colours = palette_for(samples, players, limit=COLOURS, also=key)
     palette = palette_image(colours)
     mapped = [
         to_palette(_framed(picture, *caption), palette)
