@@ -81,19 +81,23 @@ def replay_gif(
     states = [state for state, _caption in frames]
     captions = [(f"{index + 1}/{total}", caption) for index, (_state, caption) in enumerate(frames)]
     sampled = sorted({*range(0, total, max(1, math.ceil(total / PALETTE_SAMPLES))), total - 1})
-    samples = [
-        _framed(picture, *captions[index])
+    samples = {
+        index: _framed(picture, *captions[index])
         for index, picture in zip(sampled, board_images([states[i] for i in sampled]), strict=True)
-    ]
+    }
     players = [colour for pair in PLAYER_COLOURS for colour in pair]
     module = importlib.import_module(f"render.{states[0].game.name}")
     key = [*players, *COMMON_COLOURS, *getattr(module, "KEY_COLOURS", ())]
-    colours = palette_for(samples, players, limit=COLOURS, also=key)
+    colours = palette_for(samples.values(), players, limit=COLOURS, also=key)
     palette = palette_image(colours)
-    mapped = [
-        to_palette(_framed(picture, *caption), palette)
-        for picture, caption in zip(board_images(states), captions, strict=True)
-    ]
+    if hasattr(module, "replay_images"):  # its layout depends on every state: the samples were laid out alone
+        canvases = (_framed(picture, *caption) for picture, caption in zip(board_images(states), captions, strict=True))
+    else:  # a board drawn alone is the same in the sample and in the replay: draw each once
+        canvases = (
+            samples.pop(index) if index in samples else _framed(next(board_images([states[index]])), *captions[index])
+            for index in range(total)
+        )
+    mapped = [to_palette(canvas, palette) for canvas in canvases]
     size = (max(frame.width for frame in mapped), max(frame.height for frame in mapped))
     mapped = [_fitted(frame, size, palette) for frame in mapped]
     keep = list(range(total))
