@@ -35,6 +35,7 @@ Notes for fronts:
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -42,13 +43,63 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from data.store import DamagedRowError, GameRow, LogEntry, NotFoundError, StaleWriteError, Store, StoreError
+from data.store import (
+    DamagedRowError,
+    GameRow,
+    GameSummary,
+    LogEntry,
+    NotFoundError,
+    StaleWriteError,
+    Store,
+    StoreError,
+)
 from rules import registry
-from rules.base import Event, GameDef, GameError, GameState, MoveSyntaxError, Resign, StateFormatError
+from rules.base import Event, GameDef, GameError, GameState, MoveError, MoveSyntaxError, Resign, StateFormatError
 
-_MOVE_NUMBER = re.compile(r"^(?P<text>.*?)\s*#\s*(?P<number>\d+)\s*$", re.S)
+_MOVE_NUMBER = re.compile(r"^(?P<text>.*?)\s*#\s*(?P<number>[^\s#]*)\s*$", re.S)
+_ASCII_NUMBER = re.compile(r"[0-9]+")
 #: how many legal moves ``moves`` lists at most (Discord autocomplete shows 25)
 MOVE_LIST_LIMIT = 25
+#: the largest game or challenge number (SQLite's integers are signed 64-bit)
+MAX_ID = 2**63 - 1
+#: the longest move text read; longer input is refused before any parsing
+MAX_MOVE_TEXT = 200
+#: how many games a listing shows at once
+PAGE_SIZE = 50
+#: words a listing reads as filters, so they cannot be player names
+RESERVED_NAMES = ("all", "active", "inactive", "next", "page", "open", "clear")
+_PLAYER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
+
+
+class InputError(ValueError):
+    """A number or name typed by a player cannot be read; the message says why, in one line."""
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """What a player typed, cut for echoing in a message: never more than ``limit`` characters, one line."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def parse_number(word: str, what: str, maximum: int = MAX_ID) -> int:
+    """A positive number written with the ASCII digits 0-9 and at most ``maximum``; anything else (other
+    scripts' digits, superscripts, signs, a number too large to store) raises :class:`InputError`."""
+    if not _ASCII_NUMBER.fullmatch(word):
+        raise InputError(f"{shorten(word)!r} is not a {what}: write it with the digits 0-9")
+    if len(word) > len(str(maximum)) or int(word) > maximum or int(word) == 0:
+        raise InputError(f"{shorten(word)} is not a {what}: it must be between 1 and {maximum}")
+    return int(word)
+
+
+def check_player_name(name: str) -> None:
+    """Console player names: 1-32 letters, digits, ``_``, ``.`` or ``-`` (the characters of Discord usernames),
+    and not a word that listings read as a filter. ``:`` is kept for the server's own players."""
+    if not _PLAYER_NAME.fullmatch(name):
+        raise InputError(
+            f"{shorten(name)!r} cannot be a player name: use 1 to 32 letters, digits, '_', '.' or '-'"
+        )
+    if name.lower() in RESERVED_NAMES:
+        raise InputError(f"{name!r} cannot be a player name: listings read it as a filter word")
 
 
 @dataclass
@@ -70,6 +121,17 @@ class Result:
     items: list[str] = field(default_factory=list)
     challenge_id: int | None = None
     players: list[str] = field(default_factory=list)
+    legal_moves: list[str] | None = None
+
+    def legal_move_texts(self) -> list[str]:
+        """The legal moves of the player to move in the position this result is about (empty when the game is
+        over or there is none): ``legal_moves`` when the action listed them, else read from ``state``."""
+        if self.legal_moves is not None:
+            return self.legal_moves
+        state = self.state
+        if state is None or state.is_over or state.to_move is None or self.status not in (None, "active"):
+            return []
+        return [state.move_text(m) for m in state.legal_moves]
 
     def board_png(self) -> bytes | None:
         """The board picture of ``state`` (imports Pillow on first use; fronts call it off their event loop)."""
@@ -97,6 +159,7 @@ class Result:
             "events": [e.to_json() for e in self.events],
             "notify": self.notify,
             "items": self.items,
+            "legal_moves": self.legal_move_texts() if self.game_id is not None else [],
         }
 
 
@@ -104,12 +167,33 @@ def _fail(message: str, **fields: Any) -> Result:
     return Result(ok=False, message=message, **fields)
 
 
+def _refusal(exc: GameError) -> str:
+    """A rules refusal for people: what the player typed is echoed shortened, the reason whole."""
+    if isinstance(exc, MoveError) and exc.text:
+        message = f"{shorten(exc.text)}: {exc.reason}"
+        return message + (f" (expected {exc.expected})" if exc.expected else "")
+    return str(exc)
+
+
+def _stale(game_id: int, state: GameState, expected: int | None) -> Result | None:
+    """pbmserv's ``#n`` guard: a refusal when the game is no longer at move ``expected``."""
+    if expected is None or expected == state.ply + 1:
+        return None
+    return _fail(
+        f"move received as move #{expected}, but game {game_id} is at move #{state.ply + 1}: "
+        "the board has changed since you looked",
+        game_id=game_id,
+        move_number=state.ply,
+    )
+
+
 def split_move_number(text: str) -> tuple[str, int | None]:
-    """Split pbmserv's ``move#moveno`` suffix: ``"c3#5"`` -> ``("c3", 5)``."""
+    """Split pbmserv's ``move#moveno`` suffix: ``"c3#5"`` -> ``("c3", 5)``; a suffix that is not a move number
+    written with the digits 0-9 raises :class:`InputError`."""
     match = _MOVE_NUMBER.match(text)
     if match is None:
         return text.strip(), None
-    return match.group("text").strip(), int(match.group("number"))
+    return match.group("text").strip(), parse_number(match.group("number"), "move number", 10**9)
 
 
 def status_line(game: GameDef, state: GameState, *, with_reason: bool = True) -> str:
@@ -298,6 +382,7 @@ class Actions:
     ) -> Result:
         seed = self._seed()
         state = game.new(options, players, seed)
+        memory = state.memory()
         game_id = await self.store.create_game(
             game.name,
             options,
@@ -307,10 +392,11 @@ class Actions:
             _player_to_move(state),
             guild_id=guild_id,
             channel_id=channel_id,
+            memory=memory,
         )
         entries, events = _run_server_loop(state)
         if entries:
-            await self._commit(game_id, 0, entries, state)
+            await self._commit(game_id, 0, entries, state, memory_from=len(memory))
         opts = game.format_options(options)
         message = f"{prefix}{game.title} game {game_id} started: {', '.join(players)}" + (f" ({opts})" if opts else "")
         return self._game_result(game, game_id, state, message, events, actor=None)
@@ -323,9 +409,14 @@ class Actions:
         ``alternative`` is another reading of the same input, tried when ``text`` is not a move at all: the
         console passes the input without pbmserv's password word, which it cannot tell from a move by itself.
         """
-        text, expected = split_move_number(text)
-        if alternative is not None:
-            alternative, _ = split_move_number(alternative)
+        if len(text) > MAX_MOVE_TEXT:
+            return _fail(f"a move is at most {MAX_MOVE_TEXT} characters; {shorten(text)} is longer", game_id=game_id)
+        try:
+            text, expected = split_move_number(text)
+            if alternative is not None:
+                alternative, _ = split_move_number(alternative)
+        except InputError as exc:
+            return _fail(str(exc), game_id=game_id)
         if not text:
             return _fail("no move given", game_id=game_id)
         loaded = await self._load(game_id)
@@ -335,15 +426,11 @@ class Actions:
         if row.status != "active":
             return _fail(f"game {game_id} is over", game_id=game_id, game_type=game.name, state=state)
         if player not in state.players:
-            return _fail(f"{player} is not playing in game {game_id}", game_id=game_id, game_type=game.name)
-        if expected is not None and expected != state.ply + 1:
-            return _fail(
-                f"move received as move #{expected}, but game {game_id} is at move #{state.ply + 1}: "
-                "the board has changed since you looked",
-                game_id=game_id,
-                game_type=game.name,
-                move_number=state.ply,
-            )
+            return _fail(f"{shorten(player)} is not playing in game {game_id}", game_id=game_id, game_type=game.name)
+        stale = _stale(game_id, state, expected)
+        if stale is not None:
+            stale.game_type = game.name
+            return stale
         seat = state.seat_of(player)
         if text.lower() in ("resign", "forfeit"):
             return await self._resign(row, game, state, player)
@@ -362,22 +449,22 @@ class Actions:
                         raise whole from None
                     raise
         except GameError as exc:
-            return _fail(str(exc), game_id=game_id, game_type=game.name, state=state, move_number=state.ply)
+            return _fail(_refusal(exc), game_id=game_id, game_type=game.name, state=state, move_number=state.ply)
         if isinstance(move, Resign):
             return await self._resign(row, game, state, player)
         move_text = state.move_text(move)
         events = state.push(move)
         entries = [LogEntry(state.ply, player, move_text, [e.to_json() for e in events])]
         more_entries, more_events = _run_server_loop(state)
-        error = await self._commit(game_id, row.log_length, entries + more_entries, state)
+        error = await self._commit(game_id, row.log_length, entries + more_entries, state, len(row.memory))
         if error is not None:
             return error
         return self._game_result(
-            game, game_id, state, f"{player} played {move_text}", events + more_events, actor=player
+            game, game_id, state, _announce(game, player, move_text, events), events + more_events, actor=player
         )
 
-    async def resign(self, game_id: int, player: str) -> Result:
-        """``player`` resigns (pbmserv semantics: see the module docstring)."""
+    async def resign(self, game_id: int, player: str, expected: int | None = None) -> Result:
+        """``player`` resigns (pbmserv semantics: see the module docstring); ``expected`` is the ``#n`` guard."""
         loaded = await self._load(game_id)
         if isinstance(loaded, Result):
             return loaded
@@ -385,7 +472,11 @@ class Actions:
         if row.status != "active":
             return _fail(f"game {game_id} is over", game_id=game_id, game_type=game.name)
         if player not in state.players:
-            return _fail(f"{player} is not playing in game {game_id}", game_id=game_id, game_type=game.name)
+            return _fail(f"{shorten(player)} is not playing in game {game_id}", game_id=game_id, game_type=game.name)
+        stale = _stale(game_id, state, expected)
+        if stale is not None:
+            stale.game_type = game.name
+            return stale
         return await self._resign(row, game, state, player)
 
     async def _resign(self, row: GameRow, game: GameDef, state: GameState, player: str) -> Result:
@@ -398,7 +489,7 @@ class Actions:
             return _fail(str(exc), game_id=row.id, game_type=game.name)
         entries = [LogEntry(state.ply, player, "resign", [e.to_json() for e in events])]
         more_entries, more_events = _run_server_loop(state)
-        error = await self._commit(row.id, row.log_length, entries + more_entries, state)
+        error = await self._commit(row.id, row.log_length, entries + more_entries, state, len(row.memory))
         if error is not None:
             return error
         # A resignation queued (or withdrawn) out of turn changes nobody's turn: nobody is pinged for it.
@@ -419,7 +510,7 @@ class Actions:
         state.cancel(reason)
         event = Event("resign", reason, row.players.index(player), {"declined": True})
         error = await self._commit(
-            row.id, row.log_length, [LogEntry(state.ply, player, "decline", [event.to_json()])], state
+            row.id, row.log_length, [LogEntry(state.ply, player, "decline", [event.to_json()])], state, len(row.memory)
         )
         if error is not None:
             return error
@@ -445,7 +536,11 @@ class Actions:
         result.events.insert(0, event)
         return result
 
-    async def _commit(self, game_id: int, log_length: int, entries: list[LogEntry], state: GameState) -> Result | None:
+    async def _commit(
+        self, game_id: int, log_length: int, entries: list[LogEntry], state: GameState, memory_from: int
+    ) -> Result | None:
+        """Commit actions under the stale-move guard (``log_length`` is what the caller read); the game's memory
+        held ``memory_from`` values when it was read, and what the actions added is appended."""
         outcome = state.outcome()
         status = "active" if outcome is None else ("cancelled" if outcome.cancelled else "finished")
         try:
@@ -458,6 +553,8 @@ class Actions:
                 status=status,
                 to_move=_player_to_move(state),
                 outcome=None if outcome is None else outcome.to_json(),
+                memory_from=memory_from,
+                memory_append=state.memory()[memory_from:],
             )
         except StaleWriteError:
             return _fail(
@@ -499,25 +596,30 @@ class Actions:
 
     async def history(self, game_id: int) -> Result:
         """The move list, one line per logged action, with ``(Auto)`` marking what the server played and, for a
-        game of chance, what the player moved with (``bob (6-5): 13-8,6-5``), read from a replay of the log."""
+        game of chance, the dice the player moved with (``bob (6-5): 13-8,6-5``), read from the logged roll
+        events. A resignation asked for out of turn (or withdrawn) is a note without a number; the resignation
+        itself appears once, where it took effect. No replay: the cost is one read of the log."""
         loaded = await self._load(game_id)
         if isinstance(loaded, Result):
             return loaded
         row, game, state = loaded
         try:
-            log = await self.store.log(game_id)
+            log = await self.store.log_lines(game_id)
         except DamagedRowError as exc:
             return _fail(str(exc), game_id=game_id)
-        replay: GameState | None = game.new(row.options, row.players, row.seed)
         lines = []
+        dice = game.new(row.options, row.players, row.seed).turn_context()  # the opening roll is not logged
+        previous_number = 0
         for entry in log:
-            context = ""
-            if replay is not None:
-                context = "" if entry.text in game.extra_commands else replay.turn_context()
-                try:
-                    _apply_logged(replay, entry)
-                except (GameError, DamagedRowError):
-                    replay = None  # a log that no longer replays still lists; it just loses the context
+            if entry.text == "resign" and not entry.auto and entry.number == previous_number:
+                lines.append(f"      ({_first_event_text(entry.events_json) or f'{entry.player_id} asked to resign'})")
+                continue
+            previous_number = entry.number
+            play = entry.text not in game.extra_commands
+            context = dice if play else ""
+            if play:
+                dice = ""  # a play uses the dice up
+            dice = _rolled(entry.events_json) or dice
             who = f"{entry.player_id} ({context})" if context else entry.player_id
             auto = " (Auto)" if entry.auto else ""
             lines.append(f"{entry.number:>4}. {who}: {entry.text}{auto}")
@@ -536,33 +638,44 @@ class Actions:
             players=list(state.players),
             to_move=_player_to_move(state),
             winners=_winners(state),
+            legal_moves=_legal_texts(state),
         )
 
-    async def games(self, player: str | None, which: str = "active", game_type: str | None = None) -> Result:
-        """Games of a player (pbmserv ``games userid [all|active|inactive|next]``); ``next`` lists the games
-        waiting on that player. Without a player: every game of the type."""
+    async def games(
+        self, player: str | None, which: str = "active", game_type: str | None = None, page: int = 1
+    ) -> Result:
+        """Games of a player (pbmserv ``games userid [all|active|inactive|next]``), newest first, a page of
+        :data:`PAGE_SIZE` at a time; ``next`` lists the games waiting on that player. Without a player: every
+        game of the type. The message says how many there are and how many more pages follow."""
         if which not in ("all", "active", "inactive", "next"):
-            return _fail(f"unknown filter {which!r} (all, active, inactive or next)")
+            return _fail(f"unknown filter {shorten(which)!r} (all, active, inactive or next)")
+        if which == "next" and player is None:
+            return _fail("'next' lists the games waiting on a player: name the player")
+        if page < 1:
+            return _fail("pages are numbered from 1")
         if game_type is not None:
             try:
                 game_type = registry.get(game_type).name
             except GameError as exc:
                 return _fail(str(exc))
-        status = {"all": None, "active": "active", "next": "active", "inactive": None}[which]
-        if player is None:
-            rows = await self.store.games_by_type(game_type, status)
-        else:
-            rows = await self.store.games_of(player, status, game_type)
-        if which == "inactive":
-            rows = [r for r in rows if r.status != "active"]
-        if which == "next":
-            rows = [r for r in rows if r.to_move == player]
+        rows, total = await self.store.list_games(
+            player_id=player, which=which, game_type=game_type, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE
+        )
         lines = [_game_line(r) for r in rows]
         who = player or "everyone"
-        if not lines:
-            message = f"no {'' if which == 'all' else which + ' '}games for {who}"
+        kind = "" if which == "all" else f"{which} "
+        if total == 0:
+            message = f"no {kind}games for {who}"
+        elif not lines:
+            return _fail(f"{who} has {total} {kind}game(s): there is no page {page}")
         else:
-            message = f"{len(lines)} {'' if which == 'all' else which + ' '}game(s) for {who}"
+            message = f"{total} {kind}game(s) for {who}"
+            first = (page - 1) * PAGE_SIZE + 1
+            if total > len(lines):
+                message += f", {first}-{first + len(lines) - 1} shown"
+                left = total - (first + len(lines) - 1)
+                if left > 0:
+                    message += f"; {left} more (page {page + 1})"
         return Result(ok=True, message=message, items=lines, game_type=game_type)
 
     async def moves(self, game_id: int, prefix: str = "", limit: int | None = MOVE_LIST_LIMIT) -> Result:
@@ -576,7 +689,8 @@ class Actions:
         if state.is_over:
             return _fail(f"game {game_id} is over", game_id=game_id, game_type=game.name)
         wanted = prefix.strip().lower()
-        matching = [text for text in (state.move_text(m) for m in state.legal_moves) if text.lower().startswith(wanted)]
+        every = _legal_texts(state)
+        matching = [text for text in every if text.lower().startswith(wanted)]
         shown = matching if limit is None else matching[:limit]
         more = f" (first {len(shown)} shown)" if len(matching) > len(shown) else ""
         seat = state.to_move
@@ -590,6 +704,7 @@ class Actions:
             to_move=_player_to_move(state),
             items=shown,
             status=row.status,
+            legal_moves=every,
         )
 
     async def players_of(self, game_id: int) -> list[str]:
@@ -622,6 +737,11 @@ class Actions:
             row = await self.store.load_game(game_id)
             game = registry.get(row.type)
             state = game.load(row.snapshot)
+            state.restore_memory(row.memory)
+            if state.ply != row.move_number:
+                raise DamagedRowError(
+                    f"its snapshot is at move {state.ply} but the game is at move {row.move_number}; run pbm check"
+                )
         except NotFoundError as exc:
             return _fail(str(exc), game_id=game_id)
         except (DamagedRowError, StateFormatError, GameError) as exc:
@@ -667,6 +787,21 @@ class Actions:
 def _player_to_move(state: GameState) -> str | None:
     seat = state.to_move
     return None if seat is None or state.is_over else state.players[seat]
+
+
+def _announce(game: GameDef, player: str, move_text: str, events: list[Event]) -> str:
+    """The first line after a move: a one-word command says what it did in the game's words ("bob refused the
+    double: alice wins 1 point", "bob turned manual mode on"); a move is "alice played c3"."""
+    if move_text in game.extra_commands and events and events[0].text:
+        return events[0].text
+    return f"{player} played {move_text}"
+
+
+def _legal_texts(state: GameState) -> list[str]:
+    """The legal moves of the player to move, in the game's canonical notation (none once the game is over)."""
+    if state.is_over or state.to_move is None:
+        return []
+    return [state.move_text(m) for m in state.legal_moves]
 
 
 def _winners(state: GameState) -> list[str]:
@@ -717,7 +852,24 @@ def _apply_logged(state: GameState, entry: LogEntry) -> None:
     state.push(state.parse_move(entry.text, seat))
 
 
-def _game_line(row: GameRow) -> str:
+def _rolled(events_json: str) -> str:
+    """The dice of the last roll among a logged action's events (``6-5``), or ``""``; the JSON is only parsed
+    when it mentions a roll, so listing a long log stays cheap."""
+    if '"roll"' not in events_json:
+        return ""
+    dice = ""
+    for event in json.loads(events_json):
+        if event.get("kind") == "roll" and event.get("data", {}).get("dice"):
+            dice = "-".join(str(d) for d in event["data"]["dice"])
+    return dice
+
+
+def _first_event_text(events_json: str) -> str:
+    events = json.loads(events_json)
+    return str(events[0].get("text", "")) if events else ""
+
+
+def _game_line(row: GameSummary) -> str:
     """pbmserv's games listing: board, game, move count, players, status."""
     if row.status == "active":
         status = f"{row.to_move}'s turn" if row.to_move else "in progress"
@@ -726,7 +878,7 @@ def _game_line(row: GameRow) -> str:
     else:
         outcome = row.outcome or {}
         winners = outcome.get("winners") or []
-        seats = row.snapshot.get("players", row.players)
+        seats = row.seats or row.players
         if winners:
             names = " and ".join(str(seats[w]) for w in winners if 0 <= w < len(seats))
             points = outcome.get("points", 1)

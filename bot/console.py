@@ -11,12 +11,24 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from bot.actions import Actions, Result, split_move_number
+from bot import board_files
+from bot.actions import (
+    Actions,
+    InputError,
+    Result,
+    check_player_name,
+    parse_number,
+    shorten,
+    split_move_number,
+)
 from rules import registry
 from rules.base import GameError
+
+#: the longest command line read; longer input is refused before it is parsed
+MAX_LINE = 4096
 
 USAGE = """\
 Commands (pbmserv style; <id> is a game number, [pw] an ignored password word):
@@ -30,7 +42,8 @@ Commands (pbmserv style; <id> is a game number, [pw] an ignored password word):
                                                         roll, double, take, drop, greedy, manual (backgammon)
   <game> moves <id> [prefix]                            every legal move of the position (or those with a prefix)
   <game> history [<id>]                                 the move list of a game, or the finished games
-  <game> games [user ...] [all|active|inactive|next]    games of users ('next': waiting on them)
+  <game> games [user ...] [all|active|inactive|next] [page N]
+                                                        games of users ('next': waiting on them), 50 a page
   <game> help                                           rules, options and notation
   help                                                  this text and the list of games
 Add --as USER to act as USER where the command names no user."""
@@ -44,10 +57,12 @@ class ConsoleError(Exception):
 
 @dataclass
 class Outcome:
-    """What the console prints for one command, and the PNG it wrote."""
+    """What the console prints for one command, and the PNG it wrote. ``sections`` are the separate answers of
+    a command about several players (``games bob carol``), printed one after another."""
 
     result: Result
     board_path: Path | None = None
+    sections: list[Result] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -65,26 +80,34 @@ class Console:
 
     async def run(self, line: str) -> Outcome:
         """Run one command line."""
+        if len(line) > MAX_LINE:
+            too_long = f"the command is too long ({len(line)} characters; at most {MAX_LINE})"
+            return Outcome(Result(ok=False, message=too_long))
         try:
             words = shlex.split(line)
         except ValueError as exc:
             return Outcome(Result(ok=False, message=f"cannot read the command: {exc}"))
         try:
             result, board_name = await self._dispatch(words)
-        except ConsoleError as exc:
+        except (ConsoleError, InputError) as exc:
             return Outcome(Result(ok=False, message=str(exc)))
+        sections = result.sections if isinstance(result, _Sections) else []
         path = self._write_board(result, board_name) if result.ok and self.images else None
-        return Outcome(result, path)
+        return Outcome(result, path, sections)
 
     def _write_board(self, result: Result, name: str | None) -> Path | None:
+        """The board picture of ``result`` at ``boards_dir/name``; drawn only when the file there does not
+        already show this position (see :mod:`bot.board_files`)."""
         if result.state is None or name is None:
             return None
+        path = self.boards_dir / name
+        key = board_files.board_key(result.state)
+        if board_files.shows(path, key):
+            return path
         png = result.board_png()
         if png is None:
             return None
-        self.boards_dir.mkdir(parents=True, exist_ok=True)
-        path = self.boards_dir / name
-        path.write_bytes(png)
+        board_files.write(path, png, key)
         return path
 
     async def _dispatch(self, words: list[str]) -> tuple[Result, str | None]:
@@ -107,28 +130,43 @@ class Console:
         if command in ("board", "show"):
             return await self._show(game, command, args)
         if command == "resign":
-            game_id, player, _ = await self._game_user(game, command, args)
-            return await self.actions.resign(game_id, player), _board_name(game, game_id)
+            game_id, player, rest = await self._game_user(game, command, args)
+            expected = _resign_guard(rest)
+            return await self.actions.resign(game_id, player, expected), _board_name(game, game_id)
         if command == "moves":
             if not args:
                 raise ConsoleError(f"usage: {game} moves <id> [prefix]")
-            return await self.actions.moves(_game_id(args[0]), " ".join(args[1:]), limit=None), None
+            game_id = await self._game_of(game, args[0])
+            return await self.actions.moves(game_id, " ".join(args[1:]), limit=None), None
         if command == "history":
             if args:
-                return await self.actions.history(_game_id(args[0])), None
+                return await self.actions.history(await self._game_of(game, args[0])), None
             return await self.actions.games(None, "inactive", game), None
         if command == "games":
             return await self._games(game, args)
         if command in registry.get(game).extra_commands:
-            game_id, player, _ = await self._game_user(game, command, args)
-            return await self.actions.move(game_id, player, command), _board_name(game, game_id)
-        raise ConsoleError(f"unknown {game} command {command!r}; type '{game} help' or 'help'")
+            game_id, player, rest = await self._game_user(game, command, args)
+            guard = "".join(rest).strip()
+            text = command + (guard if guard.startswith("#") else "")
+            return await self.actions.move(game_id, player, text), _board_name(game, game_id)
+        raise ConsoleError(f"unknown {game} command {shorten(command)!r}; type '{game} help' or 'help'")
+
+    async def _game_of(self, game: str, word: str) -> int:
+        """The game number ``word`` names, refused when that game is of another kind than the command's word
+        (``druid move 1`` on a Drogo game 1)."""
+        game_id = parse_number(word, "game number")
+        kind = await self.actions.store.game_type_of(game_id)
+        if kind is not None and kind != game:
+            raise ConsoleError(f"game {game_id} is a {registry.get(kind).title} game, not {game}: use '{kind} ...'")
+        return game_id
 
     async def _challenge(self, game: str, args: list[str]) -> tuple[Result, str | None]:
         options = [a for a in args if a.startswith("-")]
         players = [a for a in args if not a.startswith("-")]
         if len(players) < 2:
             raise ConsoleError(f"usage: {game} challenge [-options] user1 user2 [...]")
+        for player in players:
+            check_player_name(player)
         result = await self.actions.challenge(game, players, options, start=True)
         return result, _board_name(game, result.game_id) if result.game_id else None
 
@@ -145,36 +183,47 @@ class Console:
             raise ConsoleError(f"usage: {game} {command} <id>[#n]")
         if len(args) > 1:
             parts = [await self._show(game, command, [a]) for a in args]
+            failed = [p for p in parts if not p[0].ok]
+            if failed:
+                return failed[0]  # a missing board among several: say which, in one line
             return _merge([p[0] for p in parts]), parts[-1][1]
-        ref, at = split_move_number(args[0])
-        game_id = _game_id(ref)
+        ref, at = _split_show(args[0])
+        game_id = await self._game_of(game, ref)
         result = await self.actions.show(game_id, at)
-        if result.ok and result.game_type != game:
-            raise ConsoleError(f"game {game_id} is a {result.game_type} game, not {game}")
         name = _board_name(game, game_id, at)
         return result, name
 
     async def _games(self, game: str, args: list[str]) -> tuple[Result, str | None]:
         which = "active"
-        users = []
-        for arg in args:
+        page = 1
+        users: list[str] = []
+        words = iter(args)
+        for arg in words:
             if arg.lower() in _FILTERS:
                 which = arg.lower()
+            elif arg.lower() == "page":
+                number = next(words, None)
+                if number is None:
+                    raise ConsoleError(f"usage: {game} games [user ...] [all|active|inactive|next] [page N]")
+                page = parse_number(number, "page number", 10**6)
             else:
+                check_player_name(arg)
                 users.append(arg)
         if not users and self.identity is not None:
             users = [self.identity]
         if not users:
-            return await self.actions.games(None, which, game), None
-        results = [await self.actions.games(user, which, game) for user in users]
-        return _merge(results), None
+            return await self.actions.games(None, which, game, page), None
+        results = [await self.actions.games(user, which, game, page) for user in users]
+        if len(results) == 1:
+            return results[0], None
+        return _Sections.of(results), None
 
     async def _game_user(self, game: str, command: str, args: list[str]) -> tuple[int, str, list[str]]:
         """Read ``<id> <user> ...``; with ``--as`` the user may be left out (a word naming a player of the game
         is taken as the user, anything else as the start of the move)."""
         if not args:
             raise ConsoleError(f"usage: {game} {command} <id> <user> ...")
-        game_id = _game_id(args[0])
+        game_id = await self._game_of(game, args[0])
         rest = args[1:]
         if self.identity is None:
             if not rest:
@@ -185,10 +234,35 @@ class Console:
         return game_id, self.identity, rest
 
 
-def _game_id(word: str) -> int:
-    if not word.isdigit():
-        raise ConsoleError(f"{word!r} is not a game number")
-    return int(word)
+class _Sections(Result):
+    """Several answers printed one after another (``games bob carol``): each keeps its own heading and list."""
+
+    sections: list[Result]
+
+    @classmethod
+    def of(cls, results: Sequence[Result]) -> _Sections:
+        merged = _merge(results)
+        out = cls(**{f: getattr(merged, f) for f in merged.__dataclass_fields__})
+        out.sections = list(results)
+        return out
+
+
+def _split_show(word: str) -> tuple[str, int | None]:
+    """``12#4`` -> (``12``, 4): a game number and the move to show it after (``#0``: the start)."""
+    ref, sep, at = word.partition("#")
+    if not sep:
+        return ref, None
+    if at == "0":
+        return ref, 0
+    return ref, parse_number(at, "move number", 10**9)
+
+
+def _resign_guard(rest: list[str]) -> int | None:
+    """The ``#n`` of ``resign <id> <user> [pw] #n`` (also written ``pw#n``); other words are the password."""
+    joined = " ".join(rest)
+    if "#" not in joined:
+        return None
+    return split_move_number(joined)[1]
 
 
 def _board_name(game: str, game_id: int | None, at: int | None = None) -> str | None:
@@ -217,6 +291,8 @@ def _merge(results: Sequence[Result]) -> Result:
 
 def render_text(outcome: Outcome) -> str:
     """The console's human-readable output for one command."""
+    if outcome.sections:
+        return "\n\n".join(render_text(Outcome(section)) for section in outcome.sections)
     result = outcome.result
     parts = [result.message if result.ok else f"error: {result.message}"]
     if result.items:

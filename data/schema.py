@@ -77,4 +77,15 @@ MIGRATIONS: tuple[str, ...] = (
         value  TEXT NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 2: listings filter on whose turn it is in SQL; games keep append-only memory (Drogo's positions seen, for
+    # superko) in chunks outside the snapshot, so a move writes one small chunk instead of the whole history
+    """
+    CREATE INDEX games_by_to_move ON games(to_move, status);
+    CREATE TABLE game_memory (
+        game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        chunk    INTEGER NOT NULL,
+        data     BLOB NOT NULL,
+        PRIMARY KEY (game_id, chunk)
+    ) WITHOUT ROWID;
+    """,
 )

@@ -1,6 +1,7 @@
 """All database access, in one place: players, games, the move log, challenges, settings.
 
-One :class:`Store` wraps one aiosqlite connection in WAL mode with foreign keys on. Writes run in
+One :class:`Store` wraps one connection (aiosqlite's, or a direct one for the console: :mod:`data.connection`)
+in WAL mode with foreign keys on. Writes run in
 ``BEGIN IMMEDIATE`` transactions serialised by a lock, so two coroutines never share a transaction and two
 processes never interleave one. The move log is append-only and is the source of truth; ``games.snapshot`` is a
 cache of the state after the last logged action, so loading a game costs the same at move 10 and at move 10,000.
@@ -11,18 +12,42 @@ read, and the write only happens if nobody appended in between.
 
 from __future__ import annotations
 
-import asyncio
 import json
+import sqlite3
+import sys
 import time
+from array import array
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
+from data.connection import DirectConnection
+from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, LogRow
 from data.schema import MIGRATIONS
+
+__all__ = [
+    "ChallengeRow",
+    "DamagedRowError",
+    "DatabaseUnusableError",
+    "GameRow",
+    "GameSummary",
+    "LogEntry",
+    "LogLine",
+    "LogRow",
+    "NotFoundError",
+    "StaleWriteError",
+    "Store",
+    "StoreError",
+]
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+    Connection = aiosqlite.Connection | DirectConnection
+
+#: values per row of ``game_memory``: appending rewrites at most one chunk of this many values
+MEMORY_CHUNK = 256
 
 
 class StoreError(Exception):
@@ -41,60 +66,36 @@ class StaleWriteError(StoreError):
     """Someone else changed the game between our read and our write; nothing was written."""
 
 
-@dataclass(frozen=True)
-class GameRow:
-    """One game as stored. ``snapshot`` is the parsed state JSON; ``players`` the seats at creation."""
-
-    id: int
-    type: str
-    options: dict[str, Any]
-    players: list[str]
-    seed: int
-    status: str
-    move_number: int
-    log_length: int
-    to_move: str | None
-    snapshot: dict[str, Any]
-    outcome: dict[str, Any] | None
-    guild_id: int | None
-    channel_id: int | None
-    thread_id: int | None
-    created_at: float
-    updated_at: float
+class DatabaseUnusableError(StoreError):
+    """The database file cannot be used at all (not SQLite, damaged, from a newer pbm, unreadable, a table
+    missing); the message names the file and says what is wrong, in one line."""
 
 
-@dataclass(frozen=True)
-class LogEntry:
-    """One action appended to the move log: the move number after it, who acted, the canonical text, the
-    events it caused (JSON-able), and whether the server played it (``(Auto)``)."""
-
-    number: int
-    player_id: str | None
-    text: str
-    events: list[dict[str, Any]]
-    auto: bool = False
+#: tables every migrated database has; a missing one means the file was damaged or edited by hand
+REQUIRED_TABLES = (
+    "players", "games", "game_players", "moves", "challenges", "settings", "meta", "schema_version", "game_memory"
+)
 
 
-@dataclass(frozen=True)
-class LogRow(LogEntry):
-    seq: int = 0
-    created_at: float = 0.0
-
-
-@dataclass(frozen=True)
-class ChallengeRow:
-    id: int
-    type: str
-    options: list[str]
-    players: list[str]
-    accepted: list[str]
-    status: str
-    game_id: int | None
-    guild_id: int | None
-    channel_id: int | None
-    message_id: int | None
-    created_at: float
-    expires_at: float | None
+def describe_database_error(exc: BaseException) -> str:
+    """One line for an environment error of the database (disk full, unreadable, damaged), for people."""
+    text = str(exc).strip() or type(exc).__name__
+    lowered = text.lower()
+    if "disk is full" in lowered or "disk full" in lowered:
+        return "the disk is full (nothing was written; free some space and try again)"
+    if "not a database" in lowered:
+        return "this file is not a pbm database (not SQLite, or damaged)"
+    if "malformed" in lowered:
+        return "the database file is damaged (malformed); restore a backup"
+    if "unable to open" in lowered:
+        return "the database cannot be opened (check that its folder exists and is writable)"
+    if "readonly" in lowered or "read-only" in lowered:
+        return "the database is read-only (check the file's permissions)"
+    if "disk i/o" in lowered or "i/o error" in lowered:
+        return "the database could not be written (input/output error: is the disk full or failing?)"
+    if "locked" in lowered or "busy" in lowered:
+        return "the database is busy (another process holds it); try again"
+    return text.splitlines()[0]
 
 
 _GAME_COLUMNS = (
@@ -120,24 +121,55 @@ def _dumps(value: Any) -> str:
 class Store:
     """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: Connection, write_lock: Any) -> None:
         self._db = connection
-        self._write_lock = asyncio.Lock()
+        self._write_lock = write_lock
+        self.path = ":memory:"
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
-        connection.row_factory = aiosqlite.Row
-        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "busy_timeout=10000"):
-            await connection.execute(f"PRAGMA {pragma}")
-        store = cls(connection)
+    async def open(cls, path: str | Path, *, backup_before_migrating: bool = True, direct: bool = False) -> Store:
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+
+        By default the connection is aiosqlite's (queries in a worker thread; for the bot). ``direct`` uses the
+        standard library's ``sqlite3`` in this thread instead, for the console: every call then answers at once
+        and commands run under :func:`data.connection.drive`, without an event loop (see
+        :mod:`data.connection`).
+
+        A database that is behind takes a consistent copy of itself first (``<name>.before-v<N>.sqlite3``
+        beside it), so a migration can always be undone. Any problem with the file itself (not SQLite, damaged,
+        newer than this program, unreadable, a table missing) raises :class:`DatabaseUnusableError` with one
+        line naming the file; the connection is closed first, so the process can exit at once.
+        """
+        where = str(path)
         try:
-            await store._migrate()
-        except BaseException:
+            if where != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            if direct:
+                connection: Connection = DirectConnection.connect(where)
+                lock: Any = connection.write_lock
+            else:
+                import asyncio
+
+                import aiosqlite
+
+                connection = await aiosqlite.connect(where, isolation_level=None)
+                lock = asyncio.Lock()
+        except (OSError, sqlite3.Error) as exc:
+            raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
+        try:
+            connection.row_factory = sqlite3.Row
+            for pragma in ("busy_timeout=10000", "journal_mode=WAL", "foreign_keys=ON", "synchronous=FULL"):
+                await connection.execute(f"PRAGMA {pragma}")
+            store = cls(connection, lock)
+            store.path = where
+            await store._migrate(backup=backup_before_migrating and where != ":memory:")
+            await store._check_tables()
+        except BaseException as exc:
             await connection.close()
+            if isinstance(exc, DatabaseUnusableError):
+                raise
+            if isinstance(exc, StoreError | sqlite3.Error | OSError):
+                raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
             raise
         return store
 
@@ -151,7 +183,7 @@ class Store:
         await self.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Connection]:
         """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
         async with self._write_lock:
             await self._db.execute("BEGIN IMMEDIATE")
@@ -162,25 +194,71 @@ class Store:
                 raise
             await self._db.execute("COMMIT")
 
-    async def _migrate(self) -> None:
+    async def _migrate(self, *, backup: bool) -> None:
+        async with self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+        ) as cursor:
+            exists = await cursor.fetchone() is not None
+        current = await self.schema_version() if exists else 0
+        if current > len(MIGRATIONS):
+            raise DatabaseUnusableError(
+                f"{self.path}: this database comes from a newer pbm (schema version {current}; this pbm knows up to"
+                f" {len(MIGRATIONS)}): upgrade pbm to use it"
+            )
+        if current == len(MIGRATIONS):
+            return
+        if backup and current > 0:
+            await self.backup(_backup_name(self.path, current))
         async with self.transaction() as db:
             await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             async with db.execute("SELECT version FROM schema_version") as cursor:
                 row = await cursor.fetchone()
-            current = row[0] if row else 0
             if row is None:
                 await db.execute("INSERT INTO schema_version (version) VALUES (0)")
-            if current > len(MIGRATIONS):
-                raise StoreError(f"database schema version {current} is newer than this program ({len(MIGRATIONS)})")
+            current = 0 if row is None else int(row[0])
             for number in range(current + 1, len(MIGRATIONS) + 1):
                 for statement in _statements(MIGRATIONS[number - 1]):
                     await db.execute(statement)
                 await db.execute("UPDATE schema_version SET version = ?", (number,))
 
+    async def _check_tables(self) -> None:
+        async with self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
+            present = {str(r[0]) for r in await cursor.fetchall()}
+        missing = [t for t in REQUIRED_TABLES if t not in present]
+        if missing:
+            raise DatabaseUnusableError(
+                f"{self.path}: the database is damaged: table {', '.join(missing)} is missing; restore a backup"
+            )
+
+    # ---- maintenance ---------------------------------------------------------------------------------------
+
+    async def backup(self, target: str | Path) -> Path:
+        """A consistent copy of the live database at ``target`` (SQLite's ``VACUUM INTO``: other connections may
+        go on writing meanwhile; the copy is one committed state). Refuses to overwrite an existing file."""
+        target = Path(target)
+        if target.exists():
+            raise StoreError(f"{target} already exists; choose a new file name for the backup")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        await self._db.execute("VACUUM INTO ?", (str(target),))
+        return target
+
+    async def integrity_problems(self) -> list[str]:
+        """SQLite's own integrity check and foreign-key check; empty when the file is sound."""
+        async with self._db.execute("PRAGMA integrity_check") as cursor:
+            lines = [str(r[0]) for r in await cursor.fetchall()]
+        problems = [] if lines == ["ok"] else lines
+        async with self._db.execute("PRAGMA foreign_key_check") as cursor:
+            problems += [f"row {r[1]} of {r[0]} points to a missing {r[2]}" for r in await cursor.fetchall()]
+        return problems
+
+    async def game_ids(self) -> list[int]:
+        async with self._db.execute("SELECT id FROM games ORDER BY id") as cursor:
+            return [int(r[0]) for r in await cursor.fetchall()]
+
     async def schema_version(self) -> int:
         async with self._db.execute("SELECT version FROM schema_version") as cursor:
             row = await cursor.fetchone()
-        return int(row[0])
+        return 0 if row is None else int(row[0])
 
     # ---- players -------------------------------------------------------------------------------------------
 
@@ -216,8 +294,9 @@ class Store:
         *,
         guild_id: int | None = None,
         channel_id: int | None = None,
+        memory: Sequence[int] = (),
     ) -> int:
-        """Store a new game at move 0 and return its id."""
+        """Store a new game at move 0 (with its initial memory) and return its id."""
         now = time.time()
         async with self.transaction() as db:
             for player in players:
@@ -245,6 +324,7 @@ class Store:
                 "INSERT INTO game_players (game_id, seat, player_id) VALUES (?, ?, ?)",
                 [(game_id, seat, player) for seat, player in enumerate(players)],
             )
+            await _append_memory(db, game_id, 0, memory)
         return game_id
 
     async def load_game(self, game_id: int) -> GameRow:
@@ -253,7 +333,25 @@ class Store:
             row = await cursor.fetchone()
         if row is None:
             raise NotFoundError(f"there is no game {game_id}")
-        return _game_row(row)
+        game = _game_row(row)
+        await self._check_log_end(game)
+        memory = await self.load_memory(game_id)
+        return game._replace(memory=tuple(memory)) if memory else game
+
+    async def _check_log_end(self, game: GameRow) -> None:
+        """The cheap half of the log/snapshot agreement (one index lookup): the log ends where the game row says
+        it does, at the move number the row holds. ``pbm check`` replays every game for the rest."""
+        async with self._db.execute(
+            "SELECT seq, number FROM moves WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game.id,)
+        ) as cursor:
+            last = await cursor.fetchone()
+        seq, number = (0, None) if last is None else (int(last[0]), int(last[1]))
+        if seq != game.log_length or (number is not None and number != game.move_number) or game.move_number < 0:
+            raise DamagedRowError(
+                f"game {game.id} is damaged: its move log ends at action {seq}"
+                + ("" if number is None else f" (move {number})")
+                + f" but the game expects {game.log_length} actions at move {game.move_number}; run pbm check"
+            )
 
     async def commit_actions(
         self,
@@ -266,9 +364,12 @@ class Store:
         status: str,
         to_move: str | None,
         outcome: dict[str, Any] | None,
+        memory_from: int = 0,
+        memory_append: Sequence[int] = (),
     ) -> None:
         """Append ``entries`` to the log and replace the snapshot, atomically, only if the log still has
-        ``expected_log_length`` rows; otherwise raise :class:`StaleWriteError` and write nothing."""
+        ``expected_log_length`` rows; otherwise raise :class:`StaleWriteError` and write nothing.
+        ``memory_append`` are new values of the game's memory, which held ``memory_from`` values before."""
         now = time.time()
         async with self.transaction() as db:
             cursor = await db.execute(
@@ -305,6 +406,22 @@ class Store:
                     for i, e in enumerate(entries)
                 ],
             )
+            await _append_memory(db, game_id, memory_from, memory_append)
+
+    async def load_memory(self, game_id: int) -> list[int]:
+        """A game's append-only memory (see :meth:`GameState.memory`), oldest first."""
+        async with self._db.execute(
+            "SELECT data FROM game_memory WHERE game_id = ? ORDER BY chunk", (game_id,)
+        ) as cursor:
+            chunks = [bytes(r[0]) for r in await cursor.fetchall()]
+        data = b"".join(chunks)
+        if len(data) % 8:
+            raise DamagedRowError(f"the memory of game {game_id} is damaged ({len(data)} bytes)")
+        values = array("Q")
+        values.frombytes(data)
+        if sys.byteorder != "little":
+            values.byteswap()
+        return values.tolist()
 
     async def set_thread(
         self, game_id: int, guild_id: int | None, channel_id: int | None, thread_id: int | None
@@ -341,8 +458,96 @@ class Store:
             for r in rows
         ]
 
+    async def list_games(
+        self,
+        *,
+        player_id: str | None = None,
+        which: str = "active",
+        game_type: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[GameSummary], int]:
+        """A page of games, newest first, and how many match in all; filtered and limited in SQL, and no
+        snapshot is parsed, so it costs the same with ten games or a million. ``which``: ``active``, ``next``
+        (active and waiting on ``player_id``), ``inactive`` (finished or cancelled) or ``all``."""
+        joins, where, params = "", [], []
+        if player_id is not None:
+            joins = " JOIN game_players p ON p.game_id = g.id AND p.player_id = ?"
+            params.append(player_id)
+        if which in ("active", "next"):
+            where.append("g.status = 'active'")
+        elif which == "inactive":
+            where.append("g.status <> 'active'")
+        if which == "next":
+            where.append("g.to_move = ?")
+            params.append(player_id)
+        if game_type is not None:
+            where.append("g.type = ?")
+            params.append(game_type)
+        condition = (" WHERE " + " AND ".join(where)) if where else ""
+        async with self._db.execute(f"SELECT COUNT(*) FROM games g{joins}{condition}", params) as cursor:
+            total = int((await cursor.fetchone())[0])
+        async with self._db.execute(
+            "SELECT g.id, g.type, g.players, g.status, g.move_number, g.to_move, g.outcome,"
+            " CASE WHEN g.status = 'finished' THEN json_extract(g.snapshot, '$.players') END"
+            f" FROM games g{joins}{condition} ORDER BY g.id DESC LIMIT ? OFFSET ?",
+            [*params, limit, offset],
+        ) as cursor:
+            rows = await cursor.fetchall()
+        out = []
+        for row in rows:
+            try:
+                out.append(_summary(row))
+            except DamagedRowError:
+                continue  # a damaged game is reported when it is opened; a listing must not fail for it
+        return out, total
+
+    async def game_choices(self, player_id: str, typed: str = "", limit: int = 25) -> list[GameSummary]:
+        """The newest active games of a player whose number starts with ``typed``: autocomplete's query, one
+        indexed range scan however many games there are."""
+        digits = "".join(ch for ch in typed if ch in "0123456789")
+        async with self._db.execute(
+            "SELECT g.id, g.type, g.players, g.status, g.move_number, g.to_move, g.outcome, NULL"
+            " FROM game_players p JOIN games g ON g.id = p.game_id"
+            " WHERE p.player_id = ? AND g.status = 'active' AND CAST(g.id AS TEXT) LIKE ?"
+            " ORDER BY g.id DESC LIMIT ?",
+            (player_id, f"{digits}%", limit),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_summary(r) for r in rows]
+
+    async def idle_games(self, idle_since: float, limit: int = 500) -> list[GameSummary]:
+        """Active games with a thread whose last change is older than ``idle_since`` (reminders), oldest first."""
+        async with self._db.execute(
+            "SELECT id, type, players, status, move_number, to_move, outcome, NULL FROM games"
+            " WHERE status = 'active' AND to_move IS NOT NULL AND thread_id IS NOT NULL AND updated_at <= ?"
+            " ORDER BY updated_at LIMIT ?",
+            (idle_since, limit),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_summary(r) for r in rows]
+
+    async def game_type_of(self, game_id: int) -> str | None:
+        """The game's type (``druid`` ...), or ``None`` when there is no such game."""
+        async with self._db.execute("SELECT type FROM games WHERE id = ?", (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else str(row[0])
+
+    async def log_lines(self, game_id: int) -> list[LogLine]:
+        """The move log as a history lists it. Events are read only where a listing looks at them (a roll's
+        dice, a resignation's note) and left as JSON text; every other row carries ``"[]"``."""
+        async with self._db.execute(
+            "SELECT number, player_id, text, auto,"
+            " CASE WHEN text = 'resign' OR instr(events, '\"roll\"') > 0 THEN events ELSE '[]' END"
+            " FROM moves WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [LogLine._make(r) for r in rows]
+
     async def games_of(self, player_id: str, status: str | None = None, game_type: str | None = None) -> list[GameRow]:
-        """Games a player sits in, newest first, optionally by status and type."""
+        """Every game a player sits in, newest first, optionally by status and type (whole rows: for tools
+        and tests; listings use :meth:`list_games`)."""
         sql = (
             f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} FROM games g"
             " JOIN game_players p ON p.game_id = g.id WHERE p.player_id = ?"
@@ -354,21 +559,7 @@ class Store:
         if game_type is not None:
             sql += " AND g.type = ?"
             params.append(game_type)
-        sql += " GROUP BY g.id ORDER BY g.id DESC"
-        return await self._game_rows(sql, params)
-
-    async def games_by_type(self, game_type: str | None, status: str | None = None, limit: int = 100) -> list[GameRow]:
-        """Games of one type (or all), newest first."""
-        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE 1 = 1"
-        params: list[Any] = []
-        if game_type is not None:
-            sql += " AND type = ?"
-            params.append(game_type)
-        if status is not None:
-            sql += " AND status = ?"
-            params.append(status)
-        sql += " ORDER BY id DESC LIMIT ?"
-        params.append(limit)
+        sql += " ORDER BY g.id DESC"
         return await self._game_rows(sql, params)
 
     async def _game_rows(self, sql: str, params: Sequence[Any]) -> list[GameRow]:
@@ -496,6 +687,36 @@ class Store:
             )
 
 
+async def _append_memory(db: Connection, game_id: int, start: int, values: Sequence[int]) -> None:
+    """Append ``values`` (unsigned 64-bit, 8 bytes little-endian each) after the ``start`` values a game's memory
+    holds, touching only the chunks they fall in."""
+    index = 0
+    while index < len(values):
+        position = start + index
+        chunk, offset = divmod(position, MEMORY_CHUNK)
+        take = min(MEMORY_CHUNK - offset, len(values) - index)
+        data = array("Q", values[index : index + take])
+        if sys.byteorder != "little":
+            data.byteswap()
+        await db.execute(
+            "INSERT INTO game_memory (game_id, chunk, data) VALUES (?, ?, ?)"
+            " ON CONFLICT(game_id, chunk) DO UPDATE SET data = CAST(game_memory.data || excluded.data AS BLOB)",
+            (game_id, chunk, data.tobytes()),
+        )
+        index += take
+
+
+def _backup_name(path: str, version: int) -> Path:
+    """Where the copy taken before migrating from ``version`` goes: beside the database, never over a file."""
+    base = Path(path)
+    candidate = base.with_name(f"{base.stem}.before-v{version + 1}{base.suffix or '.sqlite3'}")
+    counter = 1
+    while candidate.exists():
+        counter += 1
+        candidate = base.with_name(f"{base.stem}.before-v{version + 1}-{counter}{base.suffix or '.sqlite3'}")
+    return candidate
+
+
 def _statements(script: str) -> list[str]:
     """Split a migration script into statements (our migrations hold no ';' inside literals)."""
     return [part.strip() for part in script.split(";") if part.strip()]
@@ -525,6 +746,20 @@ def _game_row(row: Sequence[Any]) -> GameRow:
         )
     except (TypeError, ValueError) as exc:
         raise DamagedRowError(f"{what} is damaged ({exc})") from exc
+
+
+def _summary(row: Sequence[Any]) -> GameSummary:
+    what = f"game {row[0]}"
+    return GameSummary(
+        id=int(row[0]),
+        type=str(row[1]),
+        players=_loads(row[2], what),
+        status=str(row[3]),
+        move_number=int(row[4]),
+        to_move=row[5],
+        outcome=None if row[6] is None else _loads(row[6], what),
+        seats=None if row[7] is None else _loads(row[7], what),
+    )
 
 
 def _challenge_row(row: Sequence[Any]) -> ChallengeRow:

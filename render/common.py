@@ -18,13 +18,45 @@ BACKGROUND = (38, 41, 48)
 FOREGROUND = (232, 232, 236)
 MUTED = (150, 155, 165)
 HIGHLIGHT = (255, 196, 0)
-#: per seat: fill and outline; light/dark pairs first so two-player games differ in lightness too
+#: per seat: fill and outline; light/dark pairs first so two-player games differ in lightness too. The fourth seat
+#: is teal, not green: red and green fall together for the common red-green colour blindnesses, and every pair
+#: here stays far apart (CIE Lab) when deuteranopia and protanopia are simulated (tests/test_colour_vision.py).
 PLAYER_COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
     ((236, 236, 228), (70, 70, 70)),  # ivory
     ((196, 52, 52), (90, 16, 16)),  # red
     ((64, 120, 214), (20, 44, 96)),  # blue
-    ((70, 170, 90), (22, 74, 34)),  # green
+    ((20, 150, 170), (6, 60, 70)),  # teal
 )
+
+
+def ink_on(fill: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Near-black or near-white, whichever reads better on ``fill`` (by its luma)."""
+    r, g, b = fill
+    return (20, 20, 20) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (250, 250, 250)
+
+
+def seat_chip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], seat: int, letter: str) -> None:
+    """A player's colour square carrying the player's letter, so the legend never rests on colour alone."""
+    fill, outline = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+    draw.rectangle(box, fill=fill, outline=outline, width=2)
+    size = max(9, round((box[3] - box[1]) * 0.72))
+    draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), letter, font=font(size), fill=ink_on(fill), anchor="mm")
+
+
+def wrap_text(text: str, size: int, room: float) -> list[str]:
+    """``text`` broken between words into lines at most ``room`` pixels wide at ``size`` (a single word wider
+    than the room keeps a line of its own), so a header or footer line is never cut off."""
+    face = font(size)
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if line and face.getlength(candidate) > room:
+            lines.append(line)
+            candidate = word
+        line = candidate
+    lines.append(line)
+    return lines
 
 
 @lru_cache(maxsize=32)

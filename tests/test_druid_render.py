@@ -1,16 +1,35 @@
 """Druid board pictures: every board shape renders at its default and maximum size as a small opaque PNG, gaps
-under lintels stay open, the last stone and the druids are marked."""
+under lintels stay open, the last stone and the druids are marked; read on a phone, the status leads the header
+and is never cut off, coordinates are never covered, tall boards stay low, and a won game shows its path."""
 
 from __future__ import annotations
 
 import io
+import itertools
 
 import pytest
 from PIL import Image
 
 from bench.druid import random_move
-from render.common import HIGHLIGHT, PLAYER_COLOURS
-from render.druid import GROUND, RIM_PUSH, _header, _rim, _side_colours, render_png, render_scene
+from render.common import BACKGROUND, HIGHLIGHT, PLAYER_COLOURS, ink_on
+from render.druid import (
+    CAP,
+    GROUND,
+    RIM_PUSH,
+    SUMMARY_PAD,
+    _face_light,
+    _rim,
+    _side_colours,
+    _summary_size,
+    header,
+    label_boxes,
+    layout,
+    render_png,
+    render_scene,
+    seat_lines,
+    status,
+    winning_paths,
+)
 from rules.druid import GAME, DruidState, Pass
 from rules.rng import Rng
 
@@ -124,12 +143,167 @@ def test_goal_strips_are_not_hidden_by_coordinates(words: tuple[str, ...], playe
 
 def test_header_names_each_walk_goal_before_and_after_the_druid_appears() -> None:
     state = play(game(("-walk", "-size=5")), "c2")
-    lines = [text for text, _ in _header(state)]
-    assert lines[0].startswith("V  p0: bottom row and top row (druid not on the board yet)")
-    assert lines[1].startswith("H  p1: left column and right column (druid not on the board yet)  <- to move")
+    assert status(state) == (1, "p1 (H) to move")
+    lines = seat_lines(state)
+    assert lines[0] == "p0: bottom row and top row (druid not on the board yet)"
+    assert lines[1] == "p1: left column and right column (druid not on the board yet)"
     play(state, "a3")
-    lines = [text for text, _ in _header(state)]
-    assert lines[1].startswith("H  p1: druid to the right column")
+    assert seat_lines(state)[1] == "p1: druid to the right column"
+
+
+def finished(words: tuple[str, ...], players: int, seed: int) -> DruidState:
+    """A game played to its end by the benchmark's random player (passes included)."""
+    state = GAME.new(GAME.parse_options(words, players), [f"p{i}" for i in range(players)], seed)
+    assert isinstance(state, DruidState)
+    rng = Rng(seed)
+    while not state.is_over:
+        state.push(random_move(state, rng))
+    return state
+
+
+def text_bands(image: Image.Image, top: int, bottom: int) -> list[tuple[int, int]]:
+    """Runs of picture rows between ``top`` and ``bottom`` holding anything but the background (header lines)."""
+    rows = image.crop((0, top, image.width, bottom)).convert("RGB")
+    busy = [any(rows.getpixel((x, y)) != BACKGROUND for x in range(rows.width)) for y in range(rows.height)]
+    bands, start = [], None
+    for y, on in enumerate([*busy, False]):
+        if on and start is None:
+            start = y
+        elif not on and start is not None:
+            bands.append((top + start, top + y))
+            start = None
+    return bands
+
+
+@pytest.mark.parametrize(
+    ("state", "expected"),
+    [
+        (lambda: play(game(("-hex", "-walk"), 3), "c1", "g1", "i3"), "p0 (X) to move"),
+        (lambda: game((), 2, 60), "p0 (V) to move"),
+        (lambda: finished((), 2, 1), "p0 (V) wins: V joined top and bottom"),
+        (lambda: finished((), 2, 2), "Draw: all players passed in succession"),
+    ],
+)
+def test_status_is_the_largest_line_and_nothing_is_cut(state, expected: str) -> None:
+    """The header's first band (the status) is the tallest thing in it, well above the seat lines; every header
+    line fits the picture (the 3-player hex walk once lost its end), with a free margin on the right."""
+    state = state()
+    assert status(state)[1] == expected
+    image, _ = render_scene(state)
+    head = header(state, image.width)
+    bands = text_bands(image, 0, head.height)
+    heights = [bottom - top for top, bottom in bands]
+    assert len(bands) == 1 + len(state.players) and heights[0] >= 1.5 * max(heights[1:]), bands
+    right = image.crop((image.width - 6, 0, image.width, head.height)).convert("RGB")
+    assert right.getcolors() == [(right.width * right.height, BACKGROUND)]
+
+
+def stone_colours(state: DruidState) -> set[tuple[int, int, int]]:
+    """Every colour a stone's face can take in the 3D view: each seat's fill, as a top and as each lit side."""
+    lay = layout(state.board)
+    out = set()
+    for seat in range(len(state.players)):
+        fill = PLAYER_COLOURS[seat][0]
+        out.add(fill)
+        for normal in lay.normals:
+            factor = _face_light(normal)
+            out.add((int(fill[0] * factor), int(fill[1] * factor), int(fill[2] * factor)))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("words", "players", "stones"),
+    [((), 2, 170), (("-hex",), 3, 150), (("-y",), 2, 60), (("-walk",), 2, 90), (("-hex", "-walk"), 3, 120)],
+)
+def test_coordinates_are_never_covered(words: tuple[str, ...], players: int, stones: int) -> None:
+    """Late in a game, no stone colour and no highlight (druids, the last move) shows inside any 3D coordinate's
+    box: stones in column A once stood over the row numbers and back stacks hid the far letters."""
+    state = game(words, players, stones)
+    image, view = render_scene(state)
+    forbidden = stone_colours(state) | {HIGHLIGHT}
+    boxes = label_boxes(view)
+    assert len(boxes) >= state.board.ncols
+    for text, _, box in boxes:
+        colours = {colour for _, colour in image.crop(box).getcolors(1 << 16)}
+        assert not colours & forbidden, (text, colours & forbidden)
+
+
+def top_point(view, state: DruidState, cell: str, lift: float = 0.0) -> tuple[int, int]:
+    x, y = view.lay.centres[state.board.index[cell]]
+    return tuple(round(v) for v in view.point(x, y, min(state.height[state.board.index[cell]], CAP) + lift))
+
+
+def test_last_stone_is_pointed_at_even_behind_a_tall_stack() -> None:
+    """A stone placed right behind a tall stack is hidden in 3D; the pointer above it is drawn on top."""
+    state = play(game(("-size=6",)), *["c3", "pass"] * 5, "c4")
+    image, view = render_scene(state)
+    x, y = top_point(view, state, "c4")
+    window = image.crop((x - 12, y - round(view.s * 0.7), x + 12, y)).convert("RGB")
+    assert sum(n for n, colour in window.getcolors(1 << 16) if colour == HIGHLIGHT) >= 40
+
+
+def test_tall_stacks_are_capped_and_labelled() -> None:
+    """A stack of ten is drawn CAP levels high, its top in its owner's colour carrying "10"; the height map also
+    writes 10 in digits (the text board's "A" means nothing on a picture)."""
+    state = play(game(("-size=6",)), *["c3", "pass"] * 10)
+    image, view = render_scene(state)
+    x, y = top_point(view, state, "c3")
+    red = PLAYER_COLOURS[0][0]
+    above = image.getpixel((x, round(y - view.s * 0.6)))
+    assert above not in stone_colours(state), "nothing drawn above the capped level"
+    face = image.crop((x - 14, y - 8, x + 14, y + 8)).convert("RGB")
+    assert red in {c for _, c in face.getcolors(1 << 16)} and ink_on(red) in {c for _, c in face.getcolors(1 << 16)}
+    # the height map, right of the owner map below the 3D view: c3 is its third column and third row from the bottom
+    cell = 24.0
+    sum_w, _ = _summary_size(state.board, cell)
+    left = (image.width - 2 * sum_w - 24) // 2 + sum_w + 24
+    top = header(state, image.width).height + view.height + 22
+    cx, cy = left + (2 + SUMMARY_PAD) * cell, top + (5 - 2 + SUMMARY_PAD) * cell
+    crop = image.crop((round(cx - 10), round(cy - 10), round(cx + 10), round(cy + 10))).convert("L")
+    dark = [(x, y) for x in range(crop.width) for y in range(crop.height) if crop.getpixel((x, y)) < 120]
+    xs, ys = [x for x, _ in dark], [y for _, y in dark]
+    assert dark and max(xs) - min(xs) > 1.15 * (max(ys) - min(ys)), "two digits, not one letter"
+
+
+@pytest.mark.parametrize(
+    ("words", "players", "seed"),
+    [((), 2, 1), (("-size=6",), 2, 3), (("-y", "-size=6"), 2, 3), (("-hex",), 2, 4), (("-hex", "-size=4"), 3, 4)],
+)
+def test_a_won_connection_shows_its_path(words: tuple[str, ...], players: int, seed: int) -> None:
+    """The traced path is the winner's own cells, each next to the one before, from one goal side to the
+    other (and to the third side for hex and Y), and it is drawn over the 3D view at every cell."""
+    state = finished(words, players, seed)
+    (winner,) = state.outcome().winners
+    paths = winning_paths(state)
+    board = state.board
+    assert paths
+    sides = next(sides for sides in state.goals[winner] if len(sides) == len(paths) + 1)
+    covered = set()
+    for path in paths:
+        assert all(state.top[cell] == winner for cell in path)
+        assert all(b in board.neighbours[a] for a, b in itertools.pairwise(path))
+        covered.update(path)
+    assert all(any(board.sides[side] >> cell & 1 for cell in covered) for side in sides)
+    image, view = render_scene(state)
+    for cell in covered:
+        x, y = top_point(view, state, board.names[cell])
+        near = {image.getpixel((x + i, y + j)) for i in (-1, 0, 1) for j in (-1, 0, 1)}
+        assert HIGHLIGHT in near, board.names[cell]
+
+
+def test_a_won_walk_shows_the_winning_step() -> None:
+    state = finished(("-walk",), 2, 1)
+    assert state.outcome().reason == "V's druid reached the bottom row"
+    (step,) = winning_paths(state)
+    assert state.druids[0] == step[1] and step[0] in state.board.neighbours[step[1]]
+    image, view = render_scene(state)
+    a, b = (top_point(view, state, state.board.names[cell]) for cell in step)
+    middle = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+    assert HIGHLIGHT in {image.getpixel((middle[0] + i, middle[1] + j)) for i in (-1, 0, 1) for j in (-1, 0, 1)}
+
+
+def test_no_path_after_a_draw() -> None:
+    assert winning_paths(finished((), 2, 2)) == []
 
 
 def test_walk_targets_are_starred() -> None:

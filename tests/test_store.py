@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from data.schema import MIGRATIONS
-from data.store import DamagedRowError, LogEntry, NotFoundError, StaleWriteError, Store
+from data.store import DamagedRowError, DatabaseUnusableError, LogEntry, NotFoundError, StaleWriteError, Store
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     await (await Store.open(path)).close()
     with sqlite3.connect(path) as raw:
         raw.execute("UPDATE schema_version SET version = 99")
-    with pytest.raises(Exception, match="newer than this program"):
+    with pytest.raises(DatabaseUnusableError, match="comes from a newer pbm"):
         await Store.open(path)
 
 

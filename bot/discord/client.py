@@ -10,9 +10,12 @@ import hashlib
 import json
 import logging
 import signal
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
+import aiohttp
 import discord
 import discord.asset
 import discord.gateway
@@ -133,8 +136,8 @@ class PbmBot(commands.Bot):
         """Ping the player to move in games idle longer than the reminder interval, at most once per interval."""
         now = time.time()
         interval = self.config.reminder_interval
-        for row in await self.actions.store.games_by_type(None, "active"):
-            if row.to_move is None or row.thread_id is None or now - row.updated_at < interval:
+        for row in await self.actions.store.idle_games(now - interval):
+            if row.to_move is None:
                 continue
             last = float(await self.actions.store.get_meta(f"reminded:{row.id}") or 0)
             if now - last < interval:
@@ -194,12 +197,44 @@ async def _run(config: Config) -> None:
         await bot.start(config.token)
 
 
-def run_bot(config: Config) -> int:
-    """``pbm run``: serve until stopped (SIGTERM or Ctrl-C closes the connection and the database cleanly)."""
-    discord.utils.setup_logging()
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_run(config))
+def _unreachable(exc: BaseException) -> str | None:
+    """One line for a failure to talk to Discord at all, or ``None`` for anything else (a bug: re-raised)."""
+    if isinstance(exc, discord.LoginFailure):
+        return "Discord refused the token: check DISCORD_TOKEN (or --token)"
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return "Discord refused the connection: the bot asks for an intent that is not enabled"
+    if isinstance(exc, discord.HTTPException):
+        return f"cannot reach Discord: it answered {exc.status} {exc.text or ''}".rstrip()
+    if isinstance(exc, discord.GatewayNotFound | discord.ConnectionClosed):
+        return f"cannot reach Discord: the gateway is unavailable ({exc})"
+    if isinstance(exc, aiohttp.ClientError | OSError | asyncio.TimeoutError):
+        reason = str(exc) or type(exc).__name__
+        return f"cannot reach Discord: {reason.splitlines()[0]}"
+    return None
+
+
+def _serve(main: Callable[[], Coroutine[Any, Any, None]], verbose: bool) -> int:
+    """Run ``main`` with discord.py's logging; a failure to reach Discord is one line on stderr and exit 2 (the
+    details only with ``--verbose``), Ctrl-C a clean exit."""
+    discord.utils.setup_logging(level=logging.DEBUG if verbose else logging.INFO)
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        return 0
+    except Exception as exc:
+        line = _unreachable(exc)
+        if line is None:
+            raise
+        if verbose:
+            log.error("details", exc_info=exc)
+        print(f"pbm: {line}", file=sys.stderr)
+        return 2
     return 0
+
+
+def run_bot(config: Config, *, verbose: bool = False) -> int:
+    """``pbm run``: serve until stopped (SIGTERM or Ctrl-C closes the connection and the database cleanly)."""
+    return _serve(lambda: _run(config), verbose)
 
 
 async def push_commands(config: Config) -> None:
@@ -210,8 +245,6 @@ async def push_commands(config: Config) -> None:
         await bot.login(config.token)
 
 
-def sync_commands(config: Config) -> int:
+def sync_commands(config: Config, *, verbose: bool = False) -> int:
     """``pbm sync``: push the slash commands now, whatever the stored hash says."""
-    discord.utils.setup_logging()
-    asyncio.run(push_commands(config))
-    return 0
+    return _serve(lambda: push_commands(config), verbose)

@@ -64,14 +64,16 @@ class GameCommands(commands.Cog):
         return None if channel_id is None else await self.actions.store.game_by_thread(channel_id)
 
     async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """The member's newest running games whose number starts with what they typed: one indexed query per
+        keystroke, however many games there are."""
         player = await self.front.player_id(interaction.user)
-        found = await self.actions.games(player, "active")
-        choices = []
-        for line in found.items:
-            game_id = int(line.split(":", 1)[0].split()[-1])
-            if current.strip() in line:
-                choices.append(app_commands.Choice(name=line[:100], value=game_id))
-        return choices[:25]
+        rows = await self.actions.store.game_choices(player, current)
+        return [
+            app_commands.Choice(
+                name=f"{row.type} {row.id}: {', '.join(row.players)}: {row.to_move}'s turn"[:100], value=row.id
+            )
+            for row in rows
+        ]
 
     # ---- challenges ----------------------------------------------------------------------------------------
 
@@ -246,6 +248,7 @@ class GameCommands(commands.Cog):
         player="whose games (default: yours)",
         waiting="only games waiting for their move",
         finished="finished and cancelled games instead of running ones",
+        page="which page of a long list (50 games a page)",
     )
     async def games(
         self,
@@ -253,6 +256,7 @@ class GameCommands(commands.Cog):
         player: discord.Member | None = None,
         waiting: bool = False,
         finished: bool = False,
+        page: app_commands.Range[int, 1, 100000] = 1,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         if waiting and finished:
@@ -260,7 +264,7 @@ class GameCommands(commands.Cog):
             return
         who = await self.front.player_id(player or interaction.user)
         which = "inactive" if finished else "next" if waiting else "active"
-        await reply(interaction, listing(await self.actions.games(who, which)))
+        await reply(interaction, listing(await self.actions.games(who, which, page=page)))
 
     @app_commands.command(description="The legal moves of a game's current position")
     @app_commands.describe(game="game id (implied in its thread)", prefix="only moves starting with this")
