@@ -59,6 +59,10 @@ HIT_INK = (20, 20, 24)
 STATUS_SIZE = 26
 ROW_SIZE = 16
 CUBE_FACE = (245, 240, 220)
+DIE_FACE = (250, 250, 250)
+DIE_INK = (20, 20, 20)
+#: colours only some positions show: a replay's palette holds them even if its sampled frames do not
+KEY_COLOURS = (HIT_MARK, HIT_INK, HIGHLIGHT, CUBE_FACE, DIE_FACE, DIE_INK, *CHECKERS[EKS], *CHECKERS[OHS])
 
 
 def _column(point: int) -> tuple[int, bool]:
@@ -142,7 +146,7 @@ def _trays(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
 
 def _die(draw: ImageDraw.ImageDraw, left: int, top: int, value: int) -> None:
     size = 40
-    draw.rounded_rectangle((left, top, left + size, top + size), radius=7, fill=(250, 250, 250), outline=(30, 30, 30))
+    draw.rounded_rectangle((left, top, left + size, top + size), radius=7, fill=DIE_FACE, outline=DIE_INK)
     spots = {
         1: [(1, 1)],
         2: [(0, 0), (2, 2)],
@@ -153,7 +157,7 @@ def _die(draw: ImageDraw.ImageDraw, left: int, top: int, value: int) -> None:
     }[value]
     for col, row in spots:
         cx, cy = left + 9 + col * 11, top + 9 + row * 11
-        draw.ellipse((cx - 4, cy - 4, cx + 4, cy + 4), fill=(20, 20, 20))
+        draw.ellipse((cx - 4, cy - 4, cx + 4, cy + 4), fill=DIE_INK)
 
 
 def _dice_and_cube(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:

@@ -29,8 +29,12 @@ CELL_BITS = 4
 MAX_DISTINCT = 1 << 14
 
 
-def palette_for(images: Iterable[Image.Image], exact: Sequence[Colour] = (), limit: int = 256) -> list[Colour]:
-    """Up to ``limit`` colours for ``images`` (RGB), the ``exact`` ones first (those present)."""
+def palette_for(
+    images: Iterable[Image.Image], exact: Sequence[Colour] = (), limit: int = 256, also: Sequence[Colour] = ()
+) -> list[Colour]:
+    """Up to ``limit`` colours for ``images`` (RGB): the ``exact`` ones first (those present), then ``also``
+    (colours that may be missing from the images given, such as a replay's sampled frames), then the images'
+    own colours, most frequent first."""
     counts: dict[Colour, int] = {}
     approximate = False
     for image in images:
@@ -45,7 +49,7 @@ def palette_for(images: Iterable[Image.Image], exact: Sequence[Colour] = (), lim
     chosen = list(kept)
     cells = {(r >> CELL_BITS, g >> CELL_BITS, b >> CELL_BITS) for r, g, b in kept}
     limit = SEPARATION * SEPARATION
-    for colour in sorted(counts, key=counts.__getitem__, reverse=True):
+    for colour in (*also, *sorted(counts, key=counts.__getitem__, reverse=True)):
         if len(chosen) >= limit:
             break
         r, g, b = colour

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import importlib
 import io
-import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
-from render.common import BACKGROUND, FOREGROUND, MUTED, PLAYER_COLOURS, font
-from render.palette import palette_for, palette_image, to_palette
+from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, PLAYER_COLOURS, font
+from render.palette import Colour, palette_for, palette_image, to_palette
 from rules.base import GameState
 
 CAPTION_H = 34
@@ -27,8 +26,11 @@ CAPTION_FILL = (24, 26, 31)
 CAPTION_SIZE = 18
 #: frames sampled to pick the shared palette: enough to meet every colour a game draws
 PALETTE_SAMPLES = 8
-#: the palette index left free for "this pixel did not change since the frame before"
-UNCHANGED = 255
+#: colours every replay's palette holds even if the sampled frames lack them (a game module adds its own
+#: ``KEY_COLOURS``: marks that only some positions show, such as Backgammon's hit burst)
+COMMON_COLOURS = (BACKGROUND, FOREGROUND, MUTED, HIGHLIGHT, CAPTION_FILL)
+#: palette entries for the board colours; one more index is left for "unchanged since the frame before"
+COLOURS = 255
 #: never scale a replay below this: smaller boards are unreadable on a phone
 SMALLEST_SCALE = 0.35
 
@@ -49,15 +51,18 @@ class ReplayGif:
     note: str = ""
 
 
-def board_images(states: Sequence[GameState]) -> list[Image.Image]:
-    """The boards of ``states`` (one game) as RGB images: the game renderer's ``replay_images`` where it has one
-    (a layout shared by all frames), else its ``render_image`` per state, else its PNG decoded."""
+def board_images(states: Sequence[GameState]) -> Iterator[Image.Image]:
+    """The boards of ``states`` (one game) as RGB images, one at a time: the game renderer's ``replay_images``
+    where it has one (a layout shared by all frames), else its ``render_image`` per state, else its PNG decoded."""
     module = importlib.import_module(f"render.{states[0].game.name}")
     if hasattr(module, "replay_images"):
-        return [image.convert("RGB") for image in module.replay_images(states)]
-    if hasattr(module, "render_image"):
-        return [module.render_image(state).convert("RGB") for state in states]
-    return [Image.open(io.BytesIO(module.render_png(state))).convert("RGB") for state in states]
+        pictures = module.replay_images(states)
+    elif hasattr(module, "render_image"):
+        pictures = (module.render_image(state) for state in states)
+    else:
+        pictures = (Image.open(io.BytesIO(module.render_png(state))) for state in states)
+    for picture in pictures:
+        yield picture.convert("RGB")
 
 
 def replay_gif(
@@ -68,32 +73,46 @@ def replay_gif(
     max_bytes: int = 10 * 1024 * 1024,
 ) -> ReplayGif:
     """The replay of ``frames`` (each a state and the caption naming the move that led to it) as a looping GIF
-    of at most ``max_bytes``."""
+    of at most ``max_bytes``. Frames are kept in palette form only (a byte a pixel): a long game of big boards
+    would otherwise hold gigabytes of RGB pictures."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
-    pictures = board_images([state for state, _caption in frames])
-    width = max(p.width for p in pictures)
-    height = max(p.height for p in pictures) + CAPTION_H
     total = len(frames)
-    canvases = [
-        _framed(picture, f"{index + 1}/{total}", caption, (width, height))
-        for index, (picture, (_state, caption)) in enumerate(zip(pictures, frames, strict=True))
-    ]
-    sample = [*canvases[:: max(1, math.ceil(total / PALETTE_SAMPLES))], canvases[-1]]
-    exact = [colour for pair in PLAYER_COLOURS for colour in pair]
-    palette = palette_image(palette_for(sample, exact, limit=UNCHANGED))
+    states = [state for state, _caption in frames]
+    captions = [(f"{index + 1}/{total}", caption) for index, (_state, caption) in enumerate(frames)]
+    sampled = sorted({*range(0, total, max(1, math.ceil(total / PALETTE_SAMPLES))), total - 1})
+    samples = {
+        index: _framed(picture, *captions[index])
+        for index, picture in zip(sampled, board_images([states[i] for i in sampled]), strict=True)
+    }
+    players = [colour for pair in PLAYER_COLOURS for colour in pair]
+    module = importlib.import_module(f"render.{states[0].game.name}")
+    key = [*players, *COMMON_COLOURS, *getattr(module, "KEY_COLOURS", ())]
+    colours = palette_for(samples.values(), players, limit=COLOURS, also=key)
+    palette = palette_image(colours)
+    if hasattr(module, "replay_images"):  # its layout depends on every state: the samples were laid out alone
+        canvases = (_framed(picture, *caption) for picture, caption in zip(board_images(states), captions, strict=True))
+    else:  # a board drawn alone is the same in the sample and in the replay: draw each once
+        canvases = (
+            samples.pop(index) if index in samples else _framed(next(board_images([states[index]])), *captions[index])
+            for index in range(total)
+        )
     mapped = [to_palette(canvas, palette) for canvas in canvases]
+    size = (max(frame.width for frame in mapped), max(frame.height for frame in mapped))
+    mapped = [_fitted(frame, size, palette) for frame in mapped]
     keep = list(range(total))
     scale = 1.0
-    data = _gif([mapped[i] for i in keep], frame_ms, last_frame_ms)
+    data = _gif([mapped[i] for i in keep], colours, frame_ms, last_frame_ms)
     while len(data) > max_bytes and len(keep) > 2:
         keep = _evenly(total, max(2, min(len(keep) - 1, math.floor(len(keep) * max_bytes / len(data) * 0.95))))
-        data = _gif([mapped[i] for i in keep], frame_ms, last_frame_ms)
+        data = _gif([mapped[i] for i in keep], colours, frame_ms, last_frame_ms)
     while len(data) > max_bytes and scale > SMALLEST_SCALE:
         scale = max(SMALLEST_SCALE, scale * min(0.9, math.sqrt(max_bytes / len(data))))
-        size = (max(1, round(width * scale)), max(1, round(height * scale)))
-        small = [to_palette(canvases[i].resize(size, Image.Resampling.BILINEAR), palette) for i in keep]
-        data = _gif(small, frame_ms, last_frame_ms)
+        small_size = (max(1, round(size[0] * scale)), max(1, round(size[1] * scale)))
+        small = [
+            to_palette(mapped[i].convert("RGB").resize(small_size, Image.Resampling.BILINEAR), palette) for i in keep
+        ]
+        data = _gif(small, colours, frame_ms, last_frame_ms)
     if len(data) > max_bytes:
         raise ValueError(f"a replay of {total} moves does not fit in {max_bytes} bytes even at its smallest")
     skipped = tuple(i for i in range(total) if i not in set(keep))
@@ -102,23 +121,40 @@ def replay_gif(
     return ReplayGif(data, len(keep), durations, tuple(keep), skipped, scale, note)
 
 
-def _framed(picture: Image.Image, counter: str, caption: str, size: tuple[int, int]) -> Image.Image:
-    """``picture`` on a canvas of ``size`` with the caption strip at the bottom: "12/80" then the move."""
-    canvas = Image.new("RGB", size, BACKGROUND)
-    canvas.paste(picture, ((size[0] - picture.width) // 2, 0))
+def _framed(picture: Image.Image, counter: str, caption: str) -> Image.Image:
+    """``picture`` with the caption strip below it: "12/80" then the move."""
+    canvas = Image.new("RGB", (picture.width, picture.height + CAPTION_H), CAPTION_FILL)
+    canvas.paste(picture, (0, 0))
     draw = ImageDraw.Draw(canvas)
-    top = size[1] - CAPTION_H
-    draw.rectangle((0, top, size[0], size[1]), fill=CAPTION_FILL)
-    middle = top + CAPTION_H // 2
+    middle = picture.height + CAPTION_H // 2
     draw.text((12, middle), counter, font=font(CAPTION_SIZE), fill=MUTED, anchor="lm")
     left = 12 + draw.textlength(counter, font=font(CAPTION_SIZE)) + 12
     text, text_size = caption, CAPTION_SIZE
-    while text_size > 12 and draw.textlength(text, font=font(text_size)) > size[0] - left - 12:
+    while text_size > 12 and draw.textlength(text, font=font(text_size)) > picture.width - left - 12:
         text_size -= 1
-    while len(text) > 4 and draw.textlength(text, font=font(text_size)) > size[0] - left - 12:
+    while len(text) > 4 and draw.textlength(text, font=font(text_size)) > picture.width - left - 12:
         text = text[: -4 if text.endswith("...") else -1].rstrip() + "..."
     draw.text((left, middle), text, font=font(text_size), fill=FOREGROUND, anchor="lm")
     return canvas
+
+
+def _fitted(frame: Image.Image, size: tuple[int, int], palette: Image.Image) -> Image.Image:
+    """A framed picture (palette form) grown to ``size``, as every GIF frame must be: the board centred on the
+    panel colour, the caption strip run across the full width."""
+    if frame.size == size:
+        return frame
+    width, height = frame.size
+    grown = Image.new("P", size, _index(BACKGROUND, palette))
+    grown.putpalette(palette.getpalette() or [])
+    grown.paste(frame.crop((0, 0, width, height - CAPTION_H)), ((size[0] - width) // 2, 0))
+    grown.paste(_index(CAPTION_FILL, palette), (0, size[1] - CAPTION_H, size[0], size[1]))
+    grown.paste(frame.crop((0, height - CAPTION_H, width, height)), (0, size[1] - CAPTION_H))
+    return grown
+
+
+def _index(colour: tuple[int, int, int], palette: Image.Image) -> int:
+    """The palette index ``colour`` maps to."""
+    return int(to_palette(Image.new("RGB", (1, 1), colour), palette).getpixel((0, 0)))
 
 
 def _evenly(total: int, count: int) -> list[int]:
@@ -128,29 +164,28 @@ def _evenly(total: int, count: int) -> list[int]:
     return sorted({round(k * (total - 1) / (count - 1)) for k in range(count)})
 
 
-def _gif(frames: list[Image.Image], frame_ms: int, last_frame_ms: int) -> bytes:
-    """The GIF of ``frames`` (on the shared palette): after the first, each frame's pixels that did not change
-    are written as the transparent ``UNCHANGED`` index over the frame before (disposal 1), which LZW packs into
-    almost nothing; Pillow also crops each frame to the box that changed."""
-    shown = [frames[0]]
-    for before, after in itertools.pairwise(frames):
-        same = ImageChops.difference(_indices(before), _indices(after)).point([255, *[0] * 255], "1")
-        delta = after.copy()
-        delta.paste(UNCHANGED, mask=same)
-        shown.append(delta)
-    buffer = io.BytesIO()
-    shown[0].save(
-        buffer,
-        format="GIF",
-        save_all=True,
-        append_images=shown[1:],
-        duration=[frame_ms] * (len(frames) - 1) + [last_frame_ms],
-        loop=0,
-        disposal=1,
-        transparency=UNCHANGED,
-        optimize=False,
-    )
-    return buffer.getvalue()
+def _gif(frames: list[Image.Image], colours: list[Colour], frame_ms: int, last_frame_ms: int) -> bytes:
+    """The GIF of ``frames`` (palette form, on ``colours``), written frame by frame. After the first, a frame is
+    stored as the box that changed, its unchanged pixels in one extra transparent index over the frame before
+    (disposal 1), which LZW packs into almost nothing; no copy of the whole replay is held while writing."""
+    unchanged = len(colours)
+    first = frames[0].copy()
+    first.putpalette([channel for colour in (*colours, (0, 0, 0)) for channel in colour])
+    header, _ = GifImagePlugin.getheader(first, None, {"loop": 0, "duration": frame_ms, "transparency": unchanged})
+    chunks = [*header]
+    for index, frame in enumerate(frames):
+        params: dict[str, int] = {"duration": last_frame_ms if index == len(frames) - 1 else frame_ms, "disposal": 1}
+        offset = (0, 0)
+        if index:
+            difference = ImageChops.difference(_indices(frames[index - 1]), _indices(frame))
+            box = difference.getbbox() or (0, 0, 1, 1)
+            same = difference.crop(box).point([255, *[0] * 255], "1")
+            frame = frame.crop(box)
+            frame.paste(unchanged, mask=same)
+            offset, params["transparency"] = box[:2], unchanged
+        chunks += GifImagePlugin.getdata(frame, offset, **params)
+    chunks.append(b";")
+    return b"".join(chunks)
 
 
 def _indices(image: Image.Image) -> Image.Image:

@@ -31,9 +31,10 @@ def decode(data: bytes) -> Image.Image:
     return image
 
 
-def played(name: str, moves: int, seed: int = 2) -> GameState:
+def played(name: str, moves: int, seed: int = 2, words: tuple[str, ...] = (), players: int = 2) -> GameState:
     game = registry.get(name)
-    state = game.new(game.parse_options([], 2), ["alice", "bob"], seed)
+    names = ["alice", "bob", "carol", "dave"][:players]
+    state = game.new(game.parse_options(list(words), players), names, seed)
     rng = Rng(seed)
     while not state.is_over and state.ply < moves:
         forced = state.forced_move()
@@ -48,10 +49,11 @@ def same_colour_mask(image: Image.Image, colour: tuple[int, int, int]) -> Image.
 
 
 def assert_kept_exactly(drawn: Image.Image, png: bytes, colours: list[tuple[int, int, int]]) -> None:
-    """Every pixel drawn in one of ``colours`` has that exact colour in the PNG."""
+    """Each of ``colours`` is drawn, and every pixel drawn in it has that exact colour in the PNG."""
     decoded = decode(png).convert("RGB")
     for colour in colours:
         before = same_colour_mask(drawn.convert("RGB"), colour)
+        assert ImageStat.Stat(before).sum[0] / 255 > 50, colour
         after = same_colour_mask(decoded, colour)
         lost = ImageChops.subtract(before, after)
         assert lost.getbbox() is None, (colour, ImageStat.Stat(lost).sum[0] / 255)
@@ -74,7 +76,7 @@ def test_dragons_bands_keep_the_exact_player_colours_at_every_edge() -> None:
     for cell, placement in state.tiles.items():
         for edge, colour in enumerate(EDGE_COLOURS[placement]):
             assert decoded.getpixel(layout.pixel(cell, edge, inset=0.12)) == FILLS[colour], (cell, edge)
-    assert_kept_exactly(drawn, to_png(drawn), [c for pair in PLAYER_COLOURS for c in pair])
+    assert_kept_exactly(drawn, to_png(drawn), [c for pair in PLAYER_COLOURS[:2] for c in pair])
 
 
 def test_backgammon_checkers_keep_their_exact_colours() -> None:
@@ -91,9 +93,14 @@ def test_druid_and_drogo_pieces_keep_the_exact_player_colours() -> None:
     druid = played("druid", 30)
     drawn = render_scene(druid)[0]
     assert_kept_exactly(drawn, to_png(drawn), FILLS[:2])
+    three = render_scene(played("druid", 45, words=("-hex",), players=3))[0]
+    assert_kept_exactly(three, to_png(three), FILLS[:3])
     decoded = decode(render.board_png(played("drogo", 30))).convert("RGB")
     for fill in FILLS[:2]:  # both players' cubes are on the board, in their exact colours
         assert ImageStat.Stat(same_colour_mask(decoded, fill)).sum[0] / 255 > 200
+    four = decode(render.board_png(played("drogo", 40, players=4))).convert("RGB")
+    for fill in FILLS:
+        assert ImageStat.Stat(same_colour_mask(four, fill)).sum[0] / 255 > 100
 
 
 def test_exact_colours_survive_near_shades_and_other_colours_stay_close() -> None:

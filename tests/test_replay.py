@@ -10,7 +10,7 @@ import itertools
 import pytest
 from PIL import Image, ImageChops, ImageSequence, ImageStat
 
-from render.backgammon import render_image
+from render.backgammon import HIT_MARK, _hit_points, render_image
 from render.common import FOREGROUND, PLAYER_COLOURS
 from render.palette import SEPARATION
 from render.replay import CAPTION_H, ReplayGif, replay_gif
@@ -114,3 +114,14 @@ def test_every_frame_decodes_to_its_own_board() -> None:
         shown = frame.crop((0, 0, board.width, board.height))
         error = ImageStat.Stat(ImageChops.difference(shown, board)).mean
         assert max(error) < 1.5, error
+
+
+def test_a_mark_only_some_moves_show_keeps_its_colour_in_the_replay() -> None:
+    """The palette is picked from a sample of the frames; a hit burst shown only on an unsampled frame must still
+    be drawn in its own colour, not the nearest colour of the sample."""
+    frames = recorded("backgammon", 60, seed=5)
+    hit = next(frame for frame in frames if _hit_points(frame[0]))
+    quiet = [frame for frame in frames if not _hit_points(frame[0])][:12]
+    replay = replay_gif([quiet[0], hit, *quiet[1:]])  # 13 frames: every second one is sampled, the hit is not
+    frame = gif_frames(replay)[1][0]
+    assert sum(1 for p in frame.get_flattened_data() if near(p, HIT_MARK)) > 150
