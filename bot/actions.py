@@ -64,6 +64,8 @@ MOVE_LIST_LIMIT = 25
 MAX_ID = 2**63 - 1
 #: the longest move text read; longer input is refused before any parsing
 MAX_MOVE_TEXT = 200
+#: the most positions a replay holds (a longer game is shown in evenly spread steps)
+REPLAY_FRAMES = 200
 #: how many games a listing shows at once
 PAGE_SIZE = 50
 #: words a listing reads as filters, so they cannot be player names
@@ -129,6 +131,7 @@ class Result:
     challenge_id: int | None = None
     players: list[str] = field(default_factory=list)
     legal_moves: list[str] | None = None
+    frames: list[tuple[GameState, str]] = field(default_factory=list)
 
     def legal_move_texts(self) -> list[str]:
         """The legal moves of the player to move in the position this result is about (empty when the game is
@@ -672,6 +675,53 @@ class Actions:
             _apply_logged(state, entry)
         return state
 
+    async def replay_frames(self, game_id: int, first: int | None = None, last: int | None = None) -> Result:
+        """The positions of a game for an animated replay, from move ``first`` (default: the start) to move
+        ``last`` (default: the end): ``frames`` holds (state, caption) pairs, one per move, each caption naming
+        the move that led to it. At most :data:`REPLAY_FRAMES` positions are kept, spread evenly (first and last
+        always), and ``message`` says so."""
+        loaded = await self._load(game_id)
+        if isinstance(loaded, Result):
+            return loaded
+        row, game, state = loaded
+        first = 0 if first is None else first
+        last = state.ply if last is None else last
+        if not 0 <= first < last <= state.ply:
+            return _fail(f"game {game_id} has moves 0 to {state.ply}: choose a range inside it", game_id=game_id)
+        try:
+            log = await self.store.log(game_id)
+        except DamagedRowError as exc:
+            return _fail(str(exc), game_id=game_id)
+        before = [entry for entry in log if entry.number <= first]
+        moves = [entry for entry in log if first < entry.number <= last]
+        wanted = len(moves) + 1
+        keep = set(_spread(wanted, REPLAY_FRAMES))
+        replaying = game.new(row.options, row.players, row.seed)
+        try:
+            for entry in before:
+                _apply_logged(replaying, entry)
+            frames = [(replaying.clone(), "the start" if first == 0 else f"after move {first}")]
+            for index, entry in enumerate(moves, start=1):
+                _apply_logged(replaying, entry)
+                if index in keep:
+                    who = f"{entry.player_id}: " if entry.player_id else ""
+                    auto = " (Auto)" if entry.auto else ""
+                    frames.append((replaying.clone(), f"{entry.number}. {who}{entry.text}{auto}"))
+        except (GameError, DamagedRowError) as exc:
+            return _fail(f"game {game_id} cannot be replayed: {exc}", game_id=game_id)
+        note = "" if wanted <= REPLAY_FRAMES else f"; {len(frames)} of its {wanted} positions, spread evenly"
+        result = Result(
+            ok=True,
+            message=f"{game.title} game {game_id}, moves {first} to {last}{note}",
+            game_id=game_id,
+            game_type=game.name,
+            move_number=state.ply,
+            status=row.status,
+            players=list(state.players),
+        )
+        result.frames = frames
+        return result
+
     async def history(self, game_id: int) -> Result:
         """The move list, one line per logged action, with ``(Auto)`` marking what the server played and, for a
         game of chance, the dice the player moved with (``bob (6-5): 13-8,6-5``), read from the logged roll
@@ -865,6 +915,13 @@ class Actions:
 def _player_to_move(state: GameState) -> str | None:
     seat = state.to_move
     return None if seat is None or state.is_over else state.players[seat]
+
+
+def _spread(total: int, count: int) -> list[int]:
+    """``count`` indices spread evenly over ``range(total)``, first and last included (all when fewer)."""
+    if total <= count:
+        return list(range(total))
+    return sorted({round(i * (total - 1) / (count - 1)) for i in range(count)})
 
 
 def _without_status(message: str, game: GameDef, state: GameState) -> list[str]:

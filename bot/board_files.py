@@ -51,16 +51,20 @@ def shows(path: Path, key: str) -> bool:
 
 
 def write(path: Path, png: bytes, key: str) -> None:
-    """Write ``png`` (tagged with ``key``) to ``path`` whole or not at all: a command killed mid-write leaves the
-    previous picture, never a torn one."""
+    """Write ``png`` (tagged with ``key``) to ``path`` whole or not at all (see :func:`write_whole`)."""
     if not png.startswith(_SIGNATURE):
         raise ValueError("not a PNG")
-    tagged = png[:_HEADER_END] + _chunk(key) + png[_HEADER_END:]
+    write_whole(path, png[:_HEADER_END] + _chunk(key) + png[_HEADER_END:])
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all: a command killed mid-write leaves the previous file, never
+    a torn one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with temporary.open("wb") as out:
-            out.write(tagged)
+            out.write(data)
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)

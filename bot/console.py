@@ -42,6 +42,7 @@ Commands (pbmserv style; <id> is a game number, [pw] an ignored password word):
                                                         roll, double, take, drop, greedy, manual (backgammon)
   <game> moves <id> [prefix]                            every legal move of the position (or those with a prefix)
   <game> history [<id>]                                 the move list of a game, or the finished games
+  <game> replay <id> [from] [to]                        an animated GIF of the game (or of those moves)
   <game> games [user ...] [all|active|inactive|next] [page N]
                                                         games of users ('next': waiting on them), 50 a page
   <game> help                                           rules, options and notation
@@ -144,12 +145,33 @@ class Console:
             return await self.actions.games(None, "inactive", game), None
         if command == "games":
             return await self._games(game, args)
+        if command == "replay":
+            return await self._replay(game, args), None
         if command in registry.get(game).extra_commands:
             game_id, player, rest = await self._game_user(game, command, args)
             guard = "".join(rest).strip()
             text = command + (guard if guard.startswith("#") else "")
             return await self.actions.move(game_id, player, text), _board_name(game, game_id)
         raise ConsoleError(f"unknown {game} command {shorten(command)!r}; type '{game} help' or 'help'")
+
+    async def _replay(self, game: str, args: list[str]) -> Result:
+        """``<game> replay <id> [from] [to]``: an animated GIF of the game beside the boards."""
+        if not args or len(args) > 3:
+            raise ConsoleError(f"usage: {game} replay <id> [from move] [to move]")
+        game_id = await self._game_of(game, args[0])
+        bounds = [0 if word == "0" else parse_number(word, "move number", 10**9) for word in args[1:]]
+        result = await self.actions.replay_frames(game_id, *bounds)
+        if not result.ok or not self.images:
+            return result
+        from render.replay import replay_gif
+
+        made = replay_gif(result.frames)
+        path = self.boards_dir / f"{game}-{game_id}-replay.gif"
+        board_files.write_whole(path, made.data)
+        size = f"{len(made.data) / 1024:.0f} KiB"
+        note = f"; {made.note}" if made.note else ""
+        result.message += f"\n{made.frames} frames, {size}{note}\nreplay: {path}"
+        return result
 
     async def _game_of(self, game: str, word: str) -> int:
         """The game number ``word`` names, refused when that game is of another kind than the command's word

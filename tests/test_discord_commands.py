@@ -37,7 +37,7 @@ async def test_resign_in_the_thread_ends_the_game_and_pings_nobody(discord_world
     assert len(w.fake.channel_log(table.thread.id)) == posts + 1
     assert resigned.ephemeral and resigned.content.startswith("Done in")
     assert final.content.startswith("alice resigned") and "bob won" in final.content
-    assert final.pinged == [] and final.silent and final.custom_ids() == []
+    assert final.pinged == [] and final.silent and final.custom_ids() == ["pbm:r:1"]
     assert again.content == "game 1 is over"
     assert row.status == "finished"
 
@@ -169,7 +169,7 @@ async def test_backgammon_cube_buttons_double_and_drop(discord_world: World, tmp
     assert offer.pinged == [mover] and {"take", "drop"} <= set(words) and not {"double", "roll"} & set(words)
     assert "not your turn" in wrong_side.content
     assert dropped.content.startswith("Done") and final.id != offer.id
-    assert final.pinged == [] and final.custom_ids() == [] and "won" in final.content
+    assert final.pinged == [] and final.custom_ids() == ["pbm:r:1"] and "won" in final.content
     assert row.status == "finished"
 
 
@@ -277,3 +277,25 @@ async def test_only_the_challenger_can_withdraw_a_challenge(discord_world: World
     assert by_bob.ephemeral and by_bob.content == "only alice can cancel challenge 1"
     assert by_carol.content == "only alice can cancel challenge 1"
     assert by_alice.ephemeral and row.status == "cancelled" and fake.threads == {}
+
+
+async def test_replay_posts_an_animated_gif_and_the_game_over_button_does_too(
+    discord_world: World, tmp_path: Path
+) -> None:
+    w = discord_world
+    fake = w.fake
+    async with pbm_running(fake, tmp_path / "pbm.sqlite3"):
+        table = await start_game(fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        await table.move_and_wait(w.alice, "c3")
+        await table.move_and_wait(w.bob, "d4")
+        replay = await fake.reply(await fake.slash(w.carol, table.thread.id, "replay"))
+        wrong = await fake.followup(await fake.slash(w.carol, table.thread.id, "replay", {"start": 1, "end": 9}))
+        await fake.reply(await fake.slash(w.alice, table.thread.id, "resign"))
+        final = table.last_post()
+        pressed = await fake.reply(await fake.click(w.carol, final, "pbm:r:1"))
+    assert not replay.ephemeral and replay.content.startswith("Druid game 1, moves 0 to 2")
+    assert [a.filename for a in replay.attachments] == ["druid-1-replay.gif"]
+    assert replay.attachments[0].data.startswith(b"GIF89a")
+    assert wrong.ephemeral and "choose a range inside it" in wrong.content
+    assert final.custom_ids() == ["pbm:r:1"]
+    assert pressed.attachments and pressed.attachments[0].data.startswith(b"GIF89a")

@@ -107,6 +107,27 @@ class MoveButton(
         await bot.games.after_action(interaction, result)
 
 
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pbm:r:(?P<game>\d+)"):
+    """On a finished game's last message: the game's animated replay, for anyone."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label="Replay", style=discord.ButtonStyle.secondary, custom_id=f"pbm:r:{game_id}"
+        )
+        super().__init__(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await _bot(interaction).games.post_replay(interaction, self.game_id)
+
+
 def challenge_view(challenge_id: int) -> discord.ui.View:
     """Accept / Decline / Withdraw for a new challenge."""
     view = discord.ui.View(timeout=None)
@@ -133,7 +154,13 @@ def accepted_words(result: Result) -> list[str]:
 
 
 def move_view(result: Result) -> discord.ui.View | None:
-    """Buttons for the one-word commands the player to move can send, or ``None`` when there are none."""
+    """Buttons for the one-word commands the player to move can send; a Replay button once the game is over
+    (not for a game cancelled before a move); ``None`` when there are none."""
+    state = result.state
+    if state is not None and state.is_over and result.game_id is not None and state.ply > 0:
+        view = discord.ui.View(timeout=None)
+        view.add_item(ReplayButton(result.game_id))
+        return view
     words = accepted_words(result)
     if not words or result.game_id is None or result.state is None:
         return None

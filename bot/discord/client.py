@@ -25,7 +25,7 @@ from discord.ext import commands
 
 from bot.actions import Actions, Result, decide_now
 from bot.config import Config
-from bot.discord.buttons import ChallengeButton, MoveButton
+from bot.discord.buttons import ChallengeButton, MoveButton, ReplayButton
 from bot.discord.cog import GameCommands, word_commands
 from bot.discord.front import Front, render_board
 from data.store import Store
@@ -94,7 +94,7 @@ class PbmBot(commands.Bot):
         await self.add_cog(self.games)
         for command in word_commands(self.games):
             self.tree.add_command(command)
-        self.add_dynamic_items(ChallengeButton, MoveButton)
+        self.add_dynamic_items(ChallengeButton, MoveButton, ReplayButton)
         self.synced = await sync_if_changed(self, self._store, force=self.force_sync)
         self._sweeper = asyncio.create_task(self._sweep_forever())
 

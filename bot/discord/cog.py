@@ -4,6 +4,7 @@ Mistakes are answered ephemerally with the action's own words; nothing is change
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import shlex
@@ -21,6 +22,8 @@ from rules import registry
 log = logging.getLogger("pbm.discord")
 GAME_CHOICES = [app_commands.Choice(name=name, value=name) for name in registry.names()]
 REPLY_LIMIT = 1900
+#: Discord's default upload limit; a replay is kept under it (or under the interaction's own limit)
+REPLAY_LIMIT = 10 * 1024 * 1024
 
 
 async def reply(interaction: discord.Interaction, text: str, *, file_name: str = "history.txt") -> None:
@@ -42,13 +45,19 @@ async def refuse_publicly_deferred(interaction: discord.Interaction, text: str) 
     await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
 
+def _replay_gif(frames: list, limit: int):  # -> render.replay.ReplayGif
+    from render.replay import replay_gif
+
+    return replay_gif(frames, max_bytes=limit)
+
+
 def listing(result: Result) -> str:
     """A result's message followed by its items, one per line."""
     return "\n".join([result.message, *result.items])
 
 
 class GameCommands(commands.Cog):
-    """/challenge, /move, /board, /resign, /history, /games, /moves, /help, /notify, /watch, /unwatch."""
+    """/challenge, /move, /board, /resign, /history, /replay, /games, /moves, /help, /notify, /watch, /unwatch."""
 
     def __init__(self, actions: Actions, front: Front) -> None:
         self.actions = actions
@@ -233,6 +242,38 @@ class GameCommands(commands.Cog):
         await interaction.followup.send(
             content[:2000], file=file or discord.utils.MISSING, allowed_mentions=discord.AllowedMentions.none()
         )
+
+    @app_commands.command(description="An animated replay of a game, one frame a move")
+    @app_commands.describe(
+        game="game id (implied in its thread)", start="from this move (default: the start)", end="to this move"
+    )
+    async def replay(
+        self,
+        interaction: discord.Interaction,
+        game: int | None = None,
+        start: app_commands.Range[int, 0, 1_000_000] | None = None,
+        end: app_commands.Range[int, 1, 1_000_000] | None = None,
+    ) -> None:
+        await interaction.response.defer(thinking=True)
+        game_id = await self.game_for(interaction, game)
+        if game_id is None:
+            await refuse_publicly_deferred(interaction, "which game? Give `game`, or use /replay in the game's thread")
+            return
+        await self.post_replay(interaction, game_id, start, end)
+
+    async def post_replay(
+        self, interaction: discord.Interaction, game_id: int, start: int | None = None, end: int | None = None
+    ) -> None:
+        """Answer a deferred interaction with the game's replay GIF, drawn in a worker thread."""
+        result = await self.actions.replay_frames(game_id, start, end)
+        if not result.ok:
+            await refuse_publicly_deferred(interaction, result.message)
+            return
+        limit = min(REPLAY_LIMIT, getattr(interaction, "attachment_size_limit", REPLAY_LIMIT) or REPLAY_LIMIT)
+        made = await asyncio.to_thread(_replay_gif, result.frames, limit)
+        picture = discord.File(io.BytesIO(made.data), filename=f"{result.game_type}-{game_id}-replay.gif")
+        text = result.message + (f"\n{made.note}" if made.note else "")
+        await interaction.followup.send(text[:2000], file=picture, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(description="The moves of a game so far")
     async def history(self, interaction: discord.Interaction, game: int | None = None) -> None:
