@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 
     Connection = aiosqlite.Connection | DirectConnection
 
+#: the largest game number SQLite can hold
+MAX_GAME_ID = 2**63 - 1
 #: values per row of ``game_memory``: appending rewrites at most one chunk of this many values
 MEMORY_CHUNK = 256
 
@@ -503,15 +505,23 @@ class Store:
         return out, total
 
     async def game_choices(self, player_id: str, typed: str = "", limit: int = 25) -> list[GameSummary]:
-        """The newest active games of a player whose number starts with ``typed``: autocomplete's query, one
-        indexed range scan however many games there are."""
-        digits = "".join(ch for ch in typed if ch in "0123456789")
+        """The newest active games of a player whose number starts with the digits typed: autocomplete's query.
+        A prefix is a handful of number ranges (``12`` is 12, 120-129, 1200-1299 ...), each an index range scan,
+        so a keystroke costs the same with ten games or a million."""
+        digits = "".join(ch for ch in typed if ch in "0123456789").lstrip("0")[:18]
+        ranges: list[tuple[int, int]] = []
+        if digits:
+            prefix, width = int(digits), 1
+            while prefix * width <= MAX_GAME_ID and len(ranges) < 19:
+                ranges.append((prefix * width, min((prefix + 1) * width - 1, MAX_GAME_ID)))
+                width *= 10
+        condition = " OR ".join("p.game_id BETWEEN ? AND ?" for _ in ranges) or "1 = 1"
         async with self._db.execute(
             "SELECT g.id, g.type, g.players, g.status, g.move_number, g.to_move, g.outcome, NULL"
             " FROM game_players p JOIN games g ON g.id = p.game_id"
-            " WHERE p.player_id = ? AND g.status = 'active' AND CAST(g.id AS TEXT) LIKE ?"
-            " ORDER BY g.id DESC LIMIT ?",
-            (player_id, f"{digits}%", limit),
+            f" WHERE p.player_id = ? AND ({condition}) AND g.status = 'active'"
+            " ORDER BY p.game_id DESC LIMIT ?",
+            (player_id, *[bound for pair in ranges for bound in pair], limit),
         ) as cursor:
             rows = await cursor.fetchall()
         return [_summary(r) for r in rows]
