@@ -330,30 +330,24 @@ class Store:
         return game_id
 
     async def load_game(self, game_id: int) -> GameRow:
-        """The stored game; :class:`NotFoundError` if there is none, :class:`DamagedRowError` if unreadable."""
-        async with self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cursor:
+        """The stored game; :class:`NotFoundError` if there is none, :class:`DamagedRowError` if unreadable or if
+        its move log does not end where the game says. One query (two for a game with memory)."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS},"
+            " (SELECT seq FROM moves WHERE game_id = games.id ORDER BY seq DESC LIMIT 1),"
+            " (SELECT number FROM moves WHERE game_id = games.id ORDER BY seq DESC LIMIT 1),"
+            " EXISTS (SELECT 1 FROM game_memory WHERE game_id = games.id)"
+            " FROM games WHERE id = ?",
+            (game_id,),
+        ) as cursor:
             row = await cursor.fetchone()
         if row is None:
             raise NotFoundError(f"there is no game {game_id}")
         game = _game_row(row)
-        await self._check_log_end(game)
-        memory = await self.load_memory(game_id)
-        return game._replace(memory=tuple(memory)) if memory else game
-
-    async def _check_log_end(self, game: GameRow) -> None:
-        """The cheap half of the log/snapshot agreement (one index lookup): the log ends where the game row says
-        it does, at the move number the row holds. ``pbm check`` replays every game for the rest."""
-        async with self._db.execute(
-            "SELECT seq, number FROM moves WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game.id,)
-        ) as cursor:
-            last = await cursor.fetchone()
-        seq, number = (0, None) if last is None else (int(last[0]), int(last[1]))
-        if seq != game.log_length or (number is not None and number != game.move_number) or game.move_number < 0:
-            raise DamagedRowError(
-                f"game {game.id} is damaged: its move log ends at action {seq}"
-                + ("" if number is None else f" (move {number})")
-                + f" but the game expects {game.log_length} actions at move {game.move_number}; run pbm check"
-            )
+        _check_log_end(game, row[-3], row[-2])
+        if not row[-1]:
+            return game
+        return game._replace(memory=tuple(await self.load_memory(game_id)))
 
     async def commit_actions(
         self,
@@ -714,6 +708,18 @@ async def _append_memory(db: Connection, game_id: int, start: int, values: Seque
             (game_id, chunk, data.tobytes()),
         )
         index += take
+
+
+def _check_log_end(game: GameRow, last_seq: int | None, last_number: int | None) -> None:
+    """The cheap half of the log/snapshot agreement (an index lookup): the log ends where the game row says it
+    does, at the move number the row holds. ``pbm check`` replays every game for the rest."""
+    seq = 0 if last_seq is None else int(last_seq)
+    if seq != game.log_length or (last_number is not None and last_number != game.move_number) or game.move_number < 0:
+        raise DamagedRowError(
+            f"game {game.id} is damaged: its move log ends at action {seq}"
+            + ("" if last_number is None else f" (move {last_number})")
+            + f" but the game expects {game.log_length} actions at move {game.move_number}; run pbm check"
+        )
 
 
 def _backup_name(path: str, version: int) -> Path:
