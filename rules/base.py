@@ -344,6 +344,16 @@ class GameState(ABC):
         """The canonical text of a move, as the history shows it."""
         return str(move)
 
+    def random_move(self, rng: Any) -> Any:
+        """A uniformly random legal move of the player to move, for playouts and search: the same distribution
+        as choosing from ``list(state.legal_moves)``. ``rng`` is a ``random.Random`` or a :class:`rules.rng.Rng`
+        (anything with ``randrange(n)``); the game's own generator is not touched. Games override this with a
+        draw that does not list every move; forced moves (:meth:`forced_move`) are the caller's to play first."""
+        if self._outcome is not None:
+            raise IllegalMoveError("", "the game is over")
+        moves = list(self.legal_moves)
+        return moves[rng.randrange(len(moves))]
+
     def memory(self) -> list[int]:
         """Append-only values the game keeps outside its snapshot (Drogo: the position hashes seen, oldest first,
         as unsigned 64-bit ints); [] for games without.

@@ -332,7 +332,7 @@ class DruidState(GameState):
         seat = self.to_move
         if seat is None:
             return LegalMoves(lambda: iter(()))
-        return LegalMoves(lambda: self._generate(seat), lambda move: self._problem(move, seat) is None)
+        return LegalMoves(lambda: self._generate(seat), lambda move: self._legal(move, seat))
 
     def parse_move(self, text: str, player: int | None = None) -> Any:
         seat = self.check_turn(player)
@@ -422,6 +422,30 @@ class DruidState(GameState):
             a, b = self.board.index.get(move.a), self.board.index.get(move.b)
             return "that cell is off the board" if a is None or b is None else self._lintel_problem(a, b, seat)
         return "not a Druid move"
+
+    def _legal(self, move: Any, seat: int) -> bool:
+        """Whether ``seat`` may make ``move`` now: :meth:`_problem` without building the words of a refusal."""
+        board = self.board
+        if isinstance(move, Sarsen):
+            cell = board.index.get(move.cell)
+            return cell is not None and self._sarsen_ok(cell, seat)
+        if isinstance(move, Lintel):
+            a, b = board.index.get(move.a), board.index.get(move.b)
+            middle = board.lines.get((a, b)) if a is not None and b is not None else None
+            return middle is not None and self._lintel_ok(a, middle, b, seat)  # type: ignore[arg-type]
+        if isinstance(move, Step):
+            return move.direction in board.dirs and self._step_ok(board.dirs.index(move.direction), seat)
+        if isinstance(move, Swap):
+            return self._swap_problem() is None
+        return isinstance(move, Pass)
+
+    def _step_ok(self, direction: int, seat: int) -> bool:
+        """Whether ``seat``'s druid may step in ``direction`` (an index into the board's directions)."""
+        here = self.druids[seat]
+        if not self.walk or here is None:
+            return False
+        there = self.board.step[here][direction]
+        return there >= 0 and self.top[there] == seat
 
     def _swap_problem(self) -> str | None:
         if len(self.players) != 2:
@@ -568,8 +592,7 @@ class DruidState(GameState):
                 continue
             pick -= nlines
             if pick < nsteps:
-                there = board.step[self.druids[seat]][pick]  # type: ignore[index]
-                if there >= 0 and self.top[there] == seat:
+                if self._step_ok(pick, seat):
                     return steps[pick]
                 continue
             return Swap() if swap and pick == nsteps else Pass()
@@ -586,10 +609,9 @@ class DruidState(GameState):
         for (a, middle, b), move in zip(board.line_list, board.lintels, strict=True):
             if height[a] and lintel_ok(a, middle, b, seat):
                 yield move
-        if self.walk and self.druids[seat] is not None:
-            for direction in self.board.dirs:
-                if self._step_problem(Step(direction), seat) is None:
-                    yield Step(direction)
+        for direction, move in enumerate(board.step_moves):
+            if self._step_ok(direction, seat):
+                yield move
         if self._swap_problem() is None:
             yield Swap()
         yield Pass()

@@ -554,3 +554,27 @@ def test_json_round_trip_and_damage():
         broken["board"][key] = value
         with pytest.raises(StateFormatError):
             registry.load_state(broken)
+
+
+def test_a_move_is_judged_once_from_reading_to_pushing():
+    """Reading a move judges it (captures, freedom, superko); pushing it uses that verdict instead of judging
+    it again, and listing the legal moves first does not add a second judgement of it either."""
+    state = setup(HELP_POSITION)
+    judged: list[tuple] = []
+    judge = state._judge
+
+    def counting(seat, cells):
+        judged.append(cells)
+        return judge(seat, cells)
+
+    state._judge = counting  # type: ignore[method-assign]
+    moves = list(state.legal_moves)
+    assert len(judged) >= len(moves)
+    judged.clear()
+    move = state.parse_move("a4")
+    assert move in state.legal_moves
+    events = state.push(move)
+    assert judged == [], "every verdict was already known from listing the moves"
+    assert events[0].kind == "capture"
+    play(state, "d5")
+    assert judged.count((state.size * 4 + 3,)) == 1, "a new position judges again, once"

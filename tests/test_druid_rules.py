@@ -7,6 +7,7 @@ rules-notes.md section 3.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -597,3 +598,27 @@ def test_size_help_gives_the_range_of_each_board_shape() -> None:
     GAME.parse_options(["-hex", "-size=13"], 2)
     with pytest.raises(OptionError, match=r"-size=14 is out of range for the hex board \(3..13\)"):
         GAME.parse_options(["-hex", "-size=14"], 2)
+
+
+def test_listing_moves_builds_no_refusal_words() -> None:
+    """The refusal texts are written only for a move that is refused; listing, testing and drawing moves use the
+    rules alone (the issue "compute once": formatting every refusal made listing slow)."""
+    state = new("-walk", "-nostack", "-size=6")
+    play(state, "c1", "a3", "c2", "b3")
+    worded: list[str] = []
+    for name in ("_sarsen_problem", "_lintel_problem", "_step_problem"):
+        original = getattr(state, name)
+
+        def spy(*args, _original=original, _name=name):
+            reason = _original(*args)
+            if reason is not None:
+                worded.append(_name)
+            return reason
+
+        setattr(state, name, spy)
+    moves = list(state.legal_moves)
+    assert Sarsen("d4") in moves and Sarsen("b3") not in state.legal_moves and Sarsen("c1") not in moves
+    assert state.random_move(random.Random(3)) in moves
+    assert worded == []
+    assert "druid in the way" in refusal(state, "c1")
+    assert worded == ["_sarsen_problem"]

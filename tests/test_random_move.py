@@ -28,6 +28,7 @@ CASES = [
     ("dragons", [], 2),
     ("dragons", ["-may_complete"], 2),
     ("dragons", ["-tails", "-start_tip"], 2),
+    ("backgammon", [], 2),
 ]
 
 
@@ -77,7 +78,7 @@ def test_random_moves_are_uniform(name: str, words: list[str], nplayers: int) ->
 
 
 def test_random_move_refuses_a_finished_game() -> None:
-    for name in ("druid", "drogo", "dragons"):
+    for name in ("druid", "drogo", "dragons", "backgammon"):
         game = registry.get(name)
         state = game.new(game.parse_options([], 2), ["a", "b"], 1)
         state.resign(0)
