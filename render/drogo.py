@@ -236,6 +236,10 @@ def _draw_stacks(draw: ImageDraw.ImageDraw, view: _View, state: DrogoState) -> N
     placed = _placed_cubes(state)
     size = max(10, int(view.cell * 0.36))
     heights = [len(stack) for stack in state.stacks]
+    # the tallest stack in each row and the rows before it: a label no stack there rises above is never hidden
+    before: list[int] = []
+    for row in range(n):
+        before.append(max(heights[row * n : row * n + n] + before[-1:]))
     for row in range(n - 1, -1, -1):
         for col in range(n):
             stack = state.stacks[row * n + col]
@@ -267,7 +271,9 @@ def _draw_stacks(draw: ImageDraw.ImageDraw, view: _View, state: DrogoState) -> N
                 draw.polygon(face, fill=fill, outline=HIGHLIGHT if mark else outline, width=3 if mark else 1)
                 text = str(len(stack))
                 _, half_w, half_h = _stamp(text, size)
-                if not label_hidden(heights, n, view.rise, col, row, half_w / view.cell, half_h / view.cell):
+                if before[row] <= len(stack) or not label_hidden(
+                    heights, n, view.rise, col, row, half_w / view.cell, half_h / view.cell
+                ):
                     _label(draw, view.point(col + 0.5, row + 0.5, len(stack)), text, size, ink_on(fill))
 
 
