@@ -126,7 +126,7 @@ class _View:
 
 def _sizes(n: int) -> tuple[int, int]:
     """A cell's width in the 3D view, and a map cell's side, for an n x n board."""
-    return max(22, min(64, 290 // n)), max(22, min(40, 264 // n))
+    return max(22, min(64, 290 // n)), max(28, min(40, 300 // n))
 
 
 def view_for(n: int) -> tuple[_View, int, int]:
@@ -295,12 +295,13 @@ def _draw_captured(draw: ImageDraw.ImageDraw, view: _View, state: DrogoState) ->
 
 
 def pointer_tips(view: _View, state: DrogoState) -> list[Point]:
-    """Where the last placement's pointers point: just above the middle of each placed stack's top."""
+    """Where the last placement's pointers point: the back edge of each placed stack's top, so the arrow does not
+    cover the height written on it."""
     cells = {(col, row) for col, row, _ in (state.last or {}).get("placed", [])}
     tips = []
     for col, row in sorted(cells):
-        x, y = view.point(col + 0.5, row + 0.5, state.height(col, row))
-        tips.append((x, y - view.cell * 0.1))
+        x, y = view.point(col + 0.5, row + 0.9, state.height(col, row))
+        tips.append((x, y - view.cell * 0.04))
     return tips
 
 
