@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from render.common import BACKGROUND, HIGHLIGHT, PLAYER_COLOURS, font
 from render.drogo import (
@@ -197,11 +197,18 @@ def test_status_leads_the_header(players: int, moves: int, expected: str):
     assert (HIGHLIGHT in colours) == state.is_over
 
 
-def centroid(image: Image.Image, colour: tuple[int, int, int], box: tuple[int, int, int, int]) -> tuple[float, float]:
-    rgb = image.convert("RGB").crop(box)
-    points = [(x, y) for x in range(rgb.width) for y in range(rgb.height) if rgb.getpixel((x, y)) == colour]
-    assert points, colour
-    return sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points)
+def centre_of(image: Image.Image, colour: tuple[int, int, int], box: tuple[int, int, int, int]) -> tuple[float, float]:
+    """The middle of the area ``colour`` covers inside ``box`` (picture coordinates)."""
+    bands = image.convert("RGB").crop(box).split()
+    mask = ImageChops.multiply(
+        ImageChops.multiply(
+            *(band.point(lambda v, c=c: 255 if v == c else 0) for band, c in zip(bands[:2], colour[:2], strict=True))
+        ),
+        bands[2].point(lambda v: 255 if v == colour[2] else 0),
+    )
+    found = mask.getbbox()
+    assert found, colour
+    return box[0] + (found[0] + found[2]) / 2, box[1] + (found[1] + found[3]) / 2
 
 
 def test_the_3d_view_is_turned_like_the_map():
@@ -213,7 +220,7 @@ def test_the_3d_view_is_turned_like_the_map():
     image = picture(state)
     split = int(map_origin(state)[0]) - 20
     for box in ((0, HEADER, split, image.height - 40), (split, HEADER, image.width, image.height - 40)):
-        a1, f1, a6 = (centroid(image, PLAYER_COLOURS[seat][0], box) for seat in range(3))
+        a1, f1, a6 = (centre_of(image, PLAYER_COLOURS[seat][0], box) for seat in range(3))
         assert f1[0] - a1[0] > 100 and abs(f1[1] - a1[1]) < 0.25 * (f1[0] - a1[0]), (a1, f1)
         assert a1[1] - a6[1] > 100 and abs(a6[0] - a1[0]) < 0.75 * (a1[1] - a6[1]), (a1, a6)
 
