@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import time
 
-from bench.common import Row, cpu_samples, median_ms, rate
+from bench.common import Row, cpu_samples, median_ms, rate, timed
+from bench.playout import rows as versus_baseline
 from render.backgammon import render_png
 from rules.backgammon import GAME, START, BackgammonState
 from rules.backgammon.movegen import BAR, generate
@@ -78,8 +79,19 @@ def _enumeration_rows(quick: bool) -> list[Row]:
         for board, d1, d2 in boards:
             gnubg_nn.moves(board, d1, d2)
 
-    ours = rate(len(mix), min(cpu_samples(run_ours, rounds)))
-    theirs = rate(len(boards), min(cpu_samples(run_gnubg, rounds)))
+    ours_cpu: list[float] = []
+    theirs_cpu: list[float] = []
+    ours_wall: list[float] = []
+    theirs_wall: list[float] = []
+    for _ in range(rounds):  # interleaved, A B A B: load on the machine hits both alike
+        for runner, cpus, walls in ((run_ours, ours_cpu, ours_wall), (run_gnubg, theirs_cpu, theirs_wall)):
+            wall, cpu = timed(runner)
+            cpus.append(cpu)
+            walls.append(wall)
+    ours = rate(len(mix), min(ours_cpu))
+    theirs = rate(len(boards), min(theirs_cpu))
+    ours_per_wall, theirs_per_wall = rate(len(mix), min(ours_wall)), rate(len(boards), min(theirs_wall))
+    walls_note = f"wall: ours {ours_per_wall:,.0f}/s, gnubg_nn {theirs_per_wall:,.0f}/s"
     worst, worst_at = 0.0, mix[0]
     for position in mix:
         spent = min(cpu_samples(lambda p=position: _ours(p), 3))
@@ -88,7 +100,7 @@ def _enumeration_rows(quick: bool) -> list[Row]:
     _, _, d1, d2 = worst_at
     results = _ours(worst_at)
     gnubg_worst = max(min(cpu_samples(lambda b=b: gnubg_nn.moves(*b), 3)) for b in boards) * 1000
-    note = f"{len(mix)} positions: openings, middle, bar, bear-off; 1/3 doubles; CPU time"
+    note = f"{len(mix)} positions: openings, middle, bar, bear-off; 1/3 doubles; CPU time ({walls_note})"
     return [
         Row("backgammon", "enumerations/s, ours (pure Python)", ours, "/s", ">= 10,000", ours >= 10_000, note=note),
         Row("backgammon", "enumerations/s, gnubg_nn (C)", theirs, "/s", peer="gnubg_nn.moves", note=note),
@@ -158,4 +170,5 @@ def _render_rows(quick: bool) -> list[Row]:
 
 def run(quick: bool = False) -> list[Row]:
     """All backgammon rows; ``quick`` keeps the whole run to a few seconds."""
-    return _enumeration_rows(quick) + _push_rows(quick) + _playout_rows(quick) + _render_rows(quick)
+    rows = _enumeration_rows(quick) + _push_rows(quick) + _playout_rows(quick) + _render_rows(quick)
+    return rows + versus_baseline("backgammon", quick, None)

@@ -11,6 +11,7 @@ import statistics
 import time
 
 from bench.common import Row, median_ms, rate, timed
+from bench.playout import rows as versus_baseline
 from rules.dragons import GAME, DragonsState
 from rules.rng import Rng
 
@@ -109,4 +110,5 @@ def _render_rows(quick: bool) -> list[Row]:
 
 
 def run(quick: bool = False) -> list[Row]:
-    return _push_rows(quick) + _playout_rows(quick) + _render_rows(quick)
+    rows = _push_rows(quick) + _playout_rows(quick) + _render_rows(quick)
+    return rows + versus_baseline("dragons", quick, 3.0)

@@ -11,6 +11,7 @@ import statistics
 import time
 
 from bench.common import Row, median_ms, rate, timed
+from bench.playout import rows as versus_baseline
 from rules.drogo import GAME, DrogoState, random_move
 from rules.rng import Rng
 
@@ -125,4 +126,5 @@ def _render_rows(quick: bool) -> list[Row]:
 
 
 def run(quick: bool = False) -> list[Row]:
-    return _push_rows(quick) + _enumeration_rows(quick) + _playout_rows(quick) + _render_rows(quick)
+    rows = _push_rows(quick) + _enumeration_rows(quick) + _playout_rows(quick) + _render_rows(quick)
+    return rows + versus_baseline("drogo", quick, 3.0)

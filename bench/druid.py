@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from bench.common import Row, cpu_samples, median_ms, rate, samples
+from bench.playout import rows as versus_baseline
 from rules.base import GameState
 from rules.druid import GAME, DruidState, Pass, Sarsen, Step, Swap
 from rules.rng import Rng
@@ -165,4 +166,5 @@ def _render_rows(quick: bool) -> list[Row]:
 
 
 def run(quick: bool = False) -> list[Row]:
-    return _push_rows(quick) + _playout_rows(quick) + _render_rows(quick)
+    rows = _push_rows(quick) + _playout_rows(quick) + _render_rows(quick)
+    return rows + versus_baseline("druid", quick, 3.0)

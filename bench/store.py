@@ -21,7 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.baseline import ROOT, Worker, extract_baseline
 from bench.common import Row
+from bot.actions import Actions
 from data.store import LogEntry, Store
 from rules import registry
 from rules.base import GameState
@@ -89,7 +91,7 @@ def build(path: Path, games: int, moves: int, snapshot: dict) -> None:
         )
         db.executemany(
             "INSERT INTO game_players (game_id, seat, player_id) VALUES (?, ?, ?)",
-            [(g, s, f"player{(g + s) % 200}") for g in range(1, games + 1) for s in (0, 1)],
+            [(g, s, "player0" if s == 0 else f"player{1 + g % 199}") for g in range(1, games + 1) for s in (0, 1)],
         )
 
         def log_rows():
@@ -112,7 +114,10 @@ async def _migrate(path: Path) -> None:
 async def measure(path: Path, games: int, samples: int) -> dict[str, list[float]]:
     store = await Store.open(path)
     rng = random.Random(3)
-    times: dict[str, list[float]] = {"commit": [], "load_short": [], "load_long": []}
+    times: dict[str, list[float]] = {
+        "commit": [], "load_short": [], "load_long": [], "games_all": [], "games_next": [], "choices": []
+    }  # fmt: skip
+    actions = Actions(store)
     try:
         for _ in range(samples):
             game_id = rng.randrange(2, games + 1)
@@ -133,12 +138,21 @@ async def measure(path: Path, games: int, samples: int) -> dict[str, list[float]
                 row.log_length,
                 [LogEntry(row.move_number + 1, "player0", "c3", [{"kind": "place", "text": "player0 played c3"}])],
                 snapshot=state.to_json(),
-                move_number=state.ply,
+                move_number=row.move_number + 1,
                 status="active",
                 to_move="player1",
                 outcome=None,
             )
             times["commit"].append(time.perf_counter() - start)
+
+            for key, call in (
+                ("games_all", lambda: actions.games("player0", "all")),
+                ("games_next", lambda: actions.games("player0", "next")),
+                ("choices", lambda: store.game_choices("player0", "1")),
+            ):
+                start = time.perf_counter()
+                await call()
+                times[key].append(time.perf_counter() - start)
     finally:
         await store.close()
     return times
@@ -147,7 +161,7 @@ async def measure(path: Path, games: int, samples: int) -> dict[str, list[float]
 def measure_sqlite3(path: Path, games: int, samples: int) -> dict[str, list[float]]:
     """The same commit and load as :func:`measure`, with the standard library's synchronous ``sqlite3``."""
     db = sqlite3.connect(path, isolation_level=None)
-    for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "busy_timeout=10000"):
+    for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=FULL", "busy_timeout=10000"):
         db.execute(f"PRAGMA {pragma}")
     rng = random.Random(5)
     times: dict[str, list[float]] = {"commit": [], "load_short": []}
@@ -227,5 +241,127 @@ def run(quick: bool = False) -> list[Row]:
             long <= 2,
             note=f"long/short = {long / short:.2f}",
         ),
+        Row(
+            "store",
+            "games of a player in every game (median)",
+            statistics.median(times["games_all"]) * 1000,
+            "ms",
+            note=f"/games, `games player0 all`: the first page of {games:,} games, and how many more",
+        ),
+        Row(
+            "store",
+            "games waiting on that player (median)",
+            statistics.median(times["games_next"]) * 1000,
+            "ms",
+            note="/games waiting, `games player0 next`",
+        ),
+        Row(
+            "store",
+            "autocomplete of a game number (median)",
+            statistics.median(times["choices"]) * 1000,
+            "ms",
+            note="every keystroke in /move's game option: one indexed query",
+        ),
         Row("store", "build the file", built, "s"),
+        *long_game_rows(quick),
     ]
+
+
+# ---- long games, beside version 1 ------------------------------------------------------------------------------
+
+
+def _timed_moves(workers: list[Worker], dbs: dict, ids: dict, moves: tuple[str, ...]) -> dict[str, list[tuple]]:
+    """Play ``moves`` through the actions on every worker, five at a time, alternating workers."""
+    out: dict[str, list[tuple[float, float]]] = {w.name: [] for w in workers}
+    for first in range(0, len(moves), 5):
+        for worker in workers:
+            answer = worker.call("moves", db=dbs[worker.name], game_id=ids[worker.name], moves=moves[first : first + 5])
+            out[worker.name] += list(zip(answer["walls"], answer["cpus"], strict=True))
+    return out
+
+
+def _med(pairs: list[tuple[float, float]]) -> tuple[float, float]:
+    return statistics.median(p[0] for p in pairs) * 1000, statistics.median(p[1] for p in pairs) * 1000
+
+
+def _versus_row(metric: str, pairs: dict[str, list[tuple]], feel: str, target: str = "", limit: float | None = None):
+    ours_wall, ours_cpu = _med(pairs["ours"])
+    peer = ""
+    if "v1" in pairs:
+        v1_wall, v1_cpu = _med(pairs["v1"])
+        peer = f"version 1: {v1_wall:.2f} ms wall, {v1_cpu:.2f} ms CPU (ours/v1 {ours_wall / v1_wall:.2f})"
+    ok = None if limit is None else ours_wall <= limit
+    return Row("store", metric, ours_wall, "ms", target, ok, peer, f"{feel}; CPU {ours_cpu:.2f} ms")
+
+
+def long_game_rows(quick: bool = False) -> list[Row]:
+    """Moves early and late in a long Drogo game, ``history`` and ``show #n`` on a 20,000-move log, and loading
+    the largest boards, each measured on version 1 and on ours in the same run."""
+    from bench import long_games
+
+    drogo = long_games.drogo_late(1500 if quick else 6000)
+    games = [drogo, long_games.druid_largest(), long_games.dragons_largest(), long_games.druid_tower(
+        4000 if quick else 20_000)]  # fmt: skip
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        workers = [Worker.start("ours", ROOT)]
+        baseline = extract_baseline(Path(tmp) / "v1")
+        if baseline is not None:
+            workers.append(Worker.start("v1", baseline))
+        try:
+            dbs = {w.name: str(Path(tmp) / f"{w.name}.sqlite3") for w in workers}
+            ids: dict[str, dict[str, int]] = {}
+            early = late = None
+            for game in games:
+                head = game.moves
+                if game is drogo:
+                    head = game.moves[:40]
+                ids[game.label] = {}
+                for worker in workers:
+                    built = worker.call(
+                        "build", db=dbs[worker.name], game=game.game, options=list(game.options),
+                        players=list(game.players), seed=game.seed, moves=list(head),
+                    )  # fmt: skip
+                    ids[game.label][worker.name] = built["game_id"]
+                if game is drogo:
+                    early = _timed_moves(workers, dbs, ids[game.label], game.moves[40:60])
+                    for worker in workers:
+                        worker.call("build", db=dbs[worker.name], game_id=ids[game.label][worker.name],
+                                    moves=list(game.moves[60:-20]))  # fmt: skip
+                    late = _timed_moves(workers, dbs, ids[game.label], game.moves[-20:])
+            assert early is not None and late is not None
+            n = len(drogo.moves)
+            rows.append(_versus_row("Drogo 12x12: a move at move 50", early, "a move (one command to its commit)"))
+            ratio = _med(late["ours"])[0] / _med(early["ours"])[0]
+            late_row = _versus_row(f"Drogo 12x12: a move at move {n - 10}", late, "a move, late in a long game")
+            rows.append(
+                Row(late_row.group, late_row.metric, late_row.value, "ms", "late/early <= 1.5", ratio <= 1.5,
+                    late_row.peer, late_row.note + f"; late/early {ratio:.2f}")
+            )  # fmt: skip
+            samples = 3 if quick else 5
+            for game in games:
+                label = game.label
+                shown = {w.name: [] for w in workers}
+                for _ in range(samples):
+                    for worker in workers:
+                        a = worker.call("show", db=dbs[worker.name], game_id=ids[label][worker.name])
+                        shown[worker.name].append((a["wall"], a["cpu"]))
+                rows.append(_versus_row(f"load and show: {label} ({len(game.moves):,} moves)", shown,
+                                        "the board shown (/board, show), before drawing"))  # fmt: skip
+            tower = games[-1]
+            for op, at in (("history", None), ("show", len(tower.moves) // 2)):
+                pairs = {w.name: [] for w in workers}
+                for _ in range(samples):
+                    for worker in workers:
+                        a = worker.call(op, db=dbs[worker.name], game_id=ids[tower.label][worker.name], at=at)
+                        pairs[worker.name].append((a["wall"], a["cpu"]))
+                if op == "history":
+                    rows.append(_versus_row(f"history of a {len(tower.moves):,}-move game", pairs,
+                                            "/history, a listing", "<= 300 ms", 300.0))  # fmt: skip
+                else:
+                    rows.append(_versus_row(f"show #{at:,} of a {len(tower.moves):,}-move game", pairs,
+                                            "/board at:, a replay of the log"))  # fmt: skip
+        finally:
+            for worker in workers:
+                worker.stop()
+    return rows

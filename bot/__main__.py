@@ -2,6 +2,6 @@
 
 import sys
 
-from bot.cli import main
+from bot.cli import entry
 
-sys.exit(main())
+sys.exit(entry())

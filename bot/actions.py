@@ -460,7 +460,7 @@ class Actions:
         if error is not None:
             return error
         return self._game_result(
-            game, game_id, state, f"{player} played {move_text}", events + more_events, actor=player
+            game, game_id, state, _announce(game, player, move_text, events), events + more_events, actor=player
         )
 
     async def resign(self, game_id: int, player: str, expected: int | None = None) -> Result:
@@ -787,6 +787,14 @@ class Actions:
 def _player_to_move(state: GameState) -> str | None:
     seat = state.to_move
     return None if seat is None or state.is_over else state.players[seat]
+
+
+def _announce(game: GameDef, player: str, move_text: str, events: list[Event]) -> str:
+    """The first line after a move: a one-word command says what it did in the game's words ("bob refused the
+    double: alice wins 1 point", "bob turned manual mode on"); a move is "alice played c3"."""
+    if move_text in game.extra_commands and events and events[0].text:
+        return events[0].text
+    return f"{player} played {move_text}"
 
 
 def _legal_texts(state: GameState) -> list[str]:

@@ -1,22 +1,22 @@
 """The ``pbm`` command: ``run`` (the Discord bot), ``sync`` (push slash commands), ``console``, ``do``, ``check``
 and ``backup``.
 
-``pbm do`` and ``pbm console`` never import discord.py: a console move costs a process start, one SQLite
-transaction and one board render. Every problem of the environment (a damaged or foreign database file, a full
+``pbm do`` and ``pbm console`` never import discord.py, asyncio or aiosqlite: they run over a direct SQLite
+connection (:mod:`data.connection`), so a console move costs a process start, one SQLite transaction and one
+board render. Every problem of the environment (a damaged or foreign database file, a full
 disk, a database from a newer pbm, Discord out of reach) is one line on standard error and a non-zero exit, never
 a traceback; ``--verbose`` adds the details for whoever has to dig.
 """
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
-import logging
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Config, default_db_path
 
@@ -33,27 +33,22 @@ class EnvironmentProblem(Exception):
     """Something outside pbm prevents the command (the database file, the disk, Discord); one line for people."""
 
 
+if TYPE_CHECKING:
+    import argparse
+
+
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(prog="pbm", description="Play-by-post board games: Discord bot and console.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def database(p: argparse.ArgumentParser) -> None:
         p.add_argument("--db", type=Path, default=None, help="SQLite file (default: $PBM_DB or the data directory)")
 
-    def local(p: argparse.ArgumentParser) -> None:
-        database(p)
-        p.add_argument("--as", dest="identity", default=None, help="act as this user where a command names none")
-        p.add_argument(
-            "--boards", type=Path, default=None, help="where board PNGs go (default: <db name>-boards beside the db)"
-        )
-        p.add_argument("--no-images", action="store_true", help="do not write board PNGs")
-
-    do = sub.add_parser("do", help='run one console command, e.g. pbm do "druid show 1"')
-    local(do)
-    do.add_argument("--json", action="store_true", help="print one JSON object")
-    do.add_argument("words", nargs="*", help="the command: one quoted string, or separate words")
-    console = sub.add_parser("console", help="an interactive console of the same commands")
-    local(console)
+    # ``do`` and ``console`` are read by :func:`_local_args` (no argparse: they start faster); listed for --help
+    sub.add_parser("do", help='run one console command, e.g. pbm do "druid show 1" (pbm do --help for more)')
+    sub.add_parser("console", help="an interactive console of the same commands (pbm console --help)")
     for name, text in (("run", "start the Discord bot"), ("sync", "push the slash commands to Discord now")):
         p = sub.add_parser(name, help=text)
         p.add_argument("--token", default=None, help="Discord bot token (default: $DISCORD_TOKEN)")
@@ -67,33 +62,62 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-_VALUE_OPTIONS = ("--db", "--as", "--boards")
-_FLAG_OPTIONS = ("--json", "--no-images", "-h", "--help")
+LOCAL_USAGE = """\
+usage: pbm do [options] [--] <command words ...>     run one console command, e.g. pbm do "druid show 1"
+       pbm console [options]                         an interactive console of the same commands
+options (before the command's words; from the first word on, everything belongs to the command):
+  --db PATH        SQLite file (default: $PBM_DB or the data directory)
+  --as USER        act as USER where a command names no user
+  --boards DIR     where board PNGs go (default: <database name>-boards beside the database)
+  --no-images      do not write board PNGs
+  --json           (do) print one JSON object
+  -h, --help       this text; pbm do help lists the commands"""
 
 
-def _words_after_options(argv: Sequence[str]) -> list[str]:
-    """Arrange a ``pbm do`` line for argparse: pbm's own options count only before the command's words (or
-    before a ``--`` that ends them); from the first other word on, everything is the command's, even words that
-    look like options (``-size=8``, Druid's pass ``--``, a stray ``--db``)."""
-    argv = list(argv)
-    if not argv or argv[0] != "do":
-        return argv
-    options: list[str] = []
-    index = 1
-    while index < len(argv):
-        word = argv[index]
-        if word in _VALUE_OPTIONS and index + 1 < len(argv):
-            options += argv[index : index + 2]
-            index += 2
-        elif word in _FLAG_OPTIONS or word.split("=", 1)[0] in _VALUE_OPTIONS:
-            options.append(word)
-            index += 1
+class UsageError(Exception):
+    """The options of ``pbm do`` / ``pbm console`` cannot be read."""
+
+
+def _local_args(argv: Sequence[str]) -> SimpleNamespace | None:
+    """Read ``pbm do`` / ``pbm console`` options by hand (argparse costs a tenth of a console command's start).
+    pbm's options count only before the command's words (or before a ``--`` that ends them); from the first
+    other word on, everything is the command's, even words that look like options (``-size=8``, Druid's pass
+    ``--``, a stray ``--db``). ``None`` for ``--help`` (printed here)."""
+    command, rest = argv[0], list(argv[1:])
+    values: dict[str, object] = {"db": None, "identity": None, "boards": None, "no_images": False, "json": False}
+    names = {"--db": "db", "--as": "identity", "--boards": "boards"}
+    index = 0
+    while index < len(rest):
+        word = rest[index]
+        name, sep, inline = word.partition("=")
+        if word in ("-h", "--help"):
+            print(LOCAL_USAGE)
+            return None
+        if name in names:
+            if sep:
+                value = inline
+            elif index + 1 < len(rest):
+                index += 1
+                value = rest[index]
+            else:
+                raise UsageError(f"{name} needs a value")
+            values[names[name]] = Path(value) if name != "--as" else value
+        elif word == "--no-images":
+            values["no_images"] = True
+        elif word == "--json" and command == "do":
+            values["json"] = True
         elif word == "--":
             index += 1
             break
+        elif word.startswith("--"):
+            raise UsageError(f"unknown option {word} (pbm {command} --help lists them)")
         else:
             break
-    return ["do", *options, "--", *argv[index:]]
+        index += 1
+    words = rest[index:]
+    if command == "console" and words:
+        raise UsageError("pbm console takes no command words; type them at its prompt (or use pbm do)")
+    return SimpleNamespace(command=command, words=words, **values)
 
 
 def _boards_dir(db_path: Path) -> Path:
@@ -101,11 +125,11 @@ def _boards_dir(db_path: Path) -> Path:
     return db_path.parent / f"{db_path.stem}-boards"
 
 
-async def _open_store(db_path: Path):  # -> data.store.Store
+async def _open_store(db_path: Path, *, direct: bool = False):  # -> data.store.Store
     from data.store import DatabaseUnusableError, Store
 
     try:
-        return await Store.open(db_path)
+        return await Store.open(db_path, direct=direct)
     except DatabaseUnusableError as exc:
         raise EnvironmentProblem(str(exc)) from exc
 
@@ -116,32 +140,33 @@ def _environment_problem(db_path: Path, exc: BaseException) -> EnvironmentProble
     return EnvironmentProblem(f"{db_path}: {describe_database_error(exc)}")
 
 
-async def _console_session(args: argparse.Namespace, lines: Sequence[str] | None) -> int:
-    """``pbm do`` (``lines`` given) or ``pbm console`` on the database; a database error while a command runs
-    (a full disk) is one line: it ends ``pbm do``, and the interactive console goes on to the next command."""
+def _console_session(args: Any, lines: Sequence[str] | None) -> int:
+    """``pbm do`` (``lines`` given) or ``pbm console`` on the database, over a direct connection and without an
+    event loop (see :mod:`data.connection`); a database error while a command runs (a full disk) is one line: it
+    ends ``pbm do``, and the interactive console goes on to the next command."""
     import sqlite3
 
     from bot.actions import Actions, Result
     from bot.console import Console, Outcome, render_json, render_text
+    from data.connection import drive
 
     db_path: Path = args.db or default_db_path()
-    store = await _open_store(db_path)
+    store = drive(_open_store(db_path, direct=True))
     try:
         console = Console(
             Actions(store), args.boards or _boards_dir(db_path), identity=args.identity, images=not args.no_images
         )
         if lines is not None:
             try:
-                outcome = await console.run(" ".join(lines))
+                outcome = drive(console.run(" ".join(lines)))
             except (sqlite3.Error, OSError) as exc:
                 raise _environment_problem(db_path, exc) from exc
             print(render_json(outcome) if args.json else render_text(outcome))
             return 0 if outcome.ok else EXIT_REFUSED
         print(f"pbm console on {db_path}; 'help' lists the commands, 'quit' leaves.")
-        loop = asyncio.get_running_loop()
         while True:
             try:
-                line = await loop.run_in_executor(None, input, "pbm> ")
+                line = input("pbm> ")
             except EOFError:
                 print()
                 return 0
@@ -150,13 +175,13 @@ async def _console_session(args: argparse.Namespace, lines: Sequence[str] | None
             if not line.strip():
                 continue
             try:
-                outcome = await console.run(line)
+                outcome = drive(console.run(line))
             except (sqlite3.Error, OSError) as exc:
                 outcome = Outcome(Result(ok=False, message=str(_environment_problem(db_path, exc))))
             print(render_text(outcome))
     finally:
         try:
-            await store.close()
+            drive(store.close())
         except (sqlite3.Error, OSError) as exc:
             raise _environment_problem(db_path, exc) from exc
 
@@ -165,7 +190,7 @@ async def _check(db_path: Path) -> int:
     from bot.actions import Actions
     from bot.maintenance import check
 
-    store = await _open_store(db_path)
+    store = await _open_store(db_path, direct=True)
     try:
         report = await check(Actions(store))
     finally:
@@ -179,7 +204,7 @@ async def _backup(db_path: Path, target: Path) -> int:
 
     if not db_path.exists():
         raise EnvironmentProblem(f"{db_path}: there is no database there to back up")
-    store = await _open_store(db_path)
+    store = await _open_store(db_path, direct=True)
     try:
         written = await store.backup(target)
     except StoreError as exc:
@@ -196,17 +221,30 @@ def _json_failure(message: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(_words_after_options(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("do", "console"):
+        try:
+            parsed = _local_args(argv)
+        except UsageError as exc:
+            print(f"pbm: {exc}", file=sys.stderr)
+            return EXIT_ENVIRONMENT
+        if parsed is None:
+            return 0
+        args = parsed
+    else:
+        args = _parser().parse_args(argv)
     if args.command in ("do", "console", "check", "backup"):
         db_path: Path = args.db or default_db_path()
         try:
+            from data.connection import drive
+
             if args.command == "check":
-                return asyncio.run(_check(db_path))
+                return drive(_check(db_path))
             if args.command == "backup":
-                return asyncio.run(_backup(db_path, args.path))
+                return drive(_backup(db_path, args.path))
             if args.command == "do" and not args.words:
                 raise EnvironmentProblem('no command given: try pbm do "help"')
-            return asyncio.run(_console_session(args, args.words if args.command == "do" else None))
+            return _console_session(args, args.words if args.command == "do" else None)
         except EnvironmentProblem as exc:
             if getattr(args, "json", False):
                 print(_json_failure(str(exc)))
@@ -223,6 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return EXIT_ENVIRONMENT
+    import asyncio
+
     try:
         asyncio.run(_preflight(config.db_path))
     except EnvironmentProblem as exc:
@@ -230,8 +270,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ENVIRONMENT
     from bot.discord import run_bot, sync_commands
 
-    if args.verbose:
-        logging.getLogger("pbm").setLevel(logging.DEBUG)
     serve = run_bot if args.command == "run" else sync_commands
     return serve(config, verbose=args.verbose)
 
@@ -243,5 +281,10 @@ async def _preflight(db_path: Path) -> None:
     await store.close()
 
 
+def entry() -> int:
+    """The ``pbm`` program (and ``python -m bot``)."""
+    return main()
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

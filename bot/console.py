@@ -9,13 +9,12 @@ action is :class:`bot.actions.Actions`.
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from bot import board_files
 from bot.actions import (
     Actions,
     InputError,
@@ -97,22 +96,18 @@ class Console:
         return Outcome(result, path, sections)
 
     def _write_board(self, result: Result, name: str | None) -> Path | None:
+        """The board picture of ``result`` at ``boards_dir/name``; drawn only when the file there does not
+        already show this position (see :mod:`bot.board_files`)."""
         if result.state is None or name is None:
             return None
+        path = self.boards_dir / name
+        key = board_files.board_key(result.state)
+        if board_files.shows(path, key):
+            return path
         png = result.board_png()
         if png is None:
             return None
-        self.boards_dir.mkdir(parents=True, exist_ok=True)
-        path = self.boards_dir / name
-        # written whole or not at all: a command killed mid-write leaves the previous picture, never a torn one
-        handle, temporary = tempfile.mkstemp(dir=self.boards_dir, prefix=f".{name}.", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(png)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        board_files.write(path, png, key)
         return path
 
     async def _dispatch(self, words: list[str]) -> tuple[Result, str | None]:
@@ -188,6 +183,9 @@ class Console:
             raise ConsoleError(f"usage: {game} {command} <id>[#n]")
         if len(args) > 1:
             parts = [await self._show(game, command, [a]) for a in args]
+            failed = [p for p in parts if not p[0].ok]
+            if failed:
+                return failed[0]  # a missing board among several: say which, in one line
             return _merge([p[0] for p in parts]), parts[-1][1]
         ref, at = _split_show(args[0])
         game_id = await self._game_of(game, ref)

@@ -84,7 +84,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE game_memory (
         game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
         chunk    INTEGER NOT NULL,
-        data     TEXT NOT NULL,
+        data     BLOB NOT NULL,
         PRIMARY KEY (game_id, chunk)
     ) WITHOUT ROWID;
     """,

@@ -1,6 +1,7 @@
 """All database access, in one place: players, games, the move log, challenges, settings.
 
-One :class:`Store` wraps one aiosqlite connection in WAL mode with foreign keys on. Writes run in
+One :class:`Store` wraps one connection (aiosqlite's, or a direct one for the console: :mod:`data.connection`)
+in WAL mode with foreign keys on. Writes run in
 ``BEGIN IMMEDIATE`` transactions serialised by a lock, so two coroutines never share a transaction and two
 processes never interleave one. The move log is append-only and is the source of truth; ``games.snapshot`` is a
 cache of the state after the last logged action, so loading a game costs the same at move 10 and at move 10,000.
@@ -11,20 +12,39 @@ read, and the write only happens if nobody appended in between.
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import json
 import sqlite3
+import sys
 import time
+from array import array
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
+from data.connection import DirectConnection
+from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, LogRow
 from data.schema import MIGRATIONS
+
+__all__ = [
+    "ChallengeRow",
+    "DamagedRowError",
+    "DatabaseUnusableError",
+    "GameRow",
+    "GameSummary",
+    "LogEntry",
+    "LogLine",
+    "LogRow",
+    "NotFoundError",
+    "StaleWriteError",
+    "Store",
+    "StoreError",
+]
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+    Connection = aiosqlite.Connection | DirectConnection
 
 #: values per row of ``game_memory``: appending rewrites at most one chunk of this many values
 MEMORY_CHUNK = 256
@@ -78,89 +98,6 @@ def describe_database_error(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
-@dataclass(frozen=True)
-class GameRow:
-    """One game as stored. ``snapshot`` is the parsed state JSON; ``players`` the seats at creation."""
-
-    id: int
-    type: str
-    options: dict[str, Any]
-    players: list[str]
-    seed: int
-    status: str
-    move_number: int
-    log_length: int
-    to_move: str | None
-    snapshot: dict[str, Any]
-    outcome: dict[str, Any] | None
-    guild_id: int | None
-    channel_id: int | None
-    thread_id: int | None
-    created_at: float
-    updated_at: float
-    memory: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """What a listing shows of a game, read without parsing its snapshot. ``seats`` are the players in seat
-    order at the end (a swap may change them), known for finished games; ``players`` are the seats at creation."""
-
-    id: int
-    type: str
-    players: list[str]
-    status: str
-    move_number: int
-    to_move: str | None
-    outcome: dict[str, Any] | None
-    seats: list[str] | None
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One action appended to the move log: the move number after it, who acted, the canonical text, the
-    events it caused (JSON-able), and whether the server played it (``(Auto)``)."""
-
-    number: int
-    player_id: str | None
-    text: str
-    events: list[dict[str, Any]]
-    auto: bool = False
-
-
-@dataclass(frozen=True)
-class LogRow(LogEntry):
-    seq: int = 0
-    created_at: float = 0.0
-
-
-@dataclass(frozen=True)
-class LogLine:
-    """One logged action for a listing: ``events_json`` unparsed."""
-
-    number: int
-    player_id: str | None
-    text: str
-    auto: bool
-    events_json: str
-
-
-@dataclass(frozen=True)
-class ChallengeRow:
-    id: int
-    type: str
-    options: list[str]
-    players: list[str]
-    accepted: list[str]
-    status: str
-    game_id: int | None
-    guild_id: int | None
-    channel_id: int | None
-    message_id: int | None
-    created_at: float
-    expires_at: float | None
-
-
 _GAME_COLUMNS = (
     "id, type, options, players, seed, status, move_number, log_length, to_move, snapshot, outcome, "
     "guild_id, channel_id, thread_id, created_at, updated_at"
@@ -184,14 +121,19 @@ def _dumps(value: Any) -> str:
 class Store:
     """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: Connection, write_lock: Any) -> None:
         self._db = connection
-        self._write_lock = asyncio.Lock()
+        self._write_lock = write_lock
         self.path = ":memory:"
 
     @classmethod
-    async def open(cls, path: str | Path, *, backup_before_migrating: bool = True) -> Store:
+    async def open(cls, path: str | Path, *, backup_before_migrating: bool = True, direct: bool = False) -> Store:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+
+        By default the connection is aiosqlite's (queries in a worker thread; for the bot). ``direct`` uses the
+        standard library's ``sqlite3`` in this thread instead, for the console: every call then answers at once
+        and commands run under :func:`data.connection.drive`, without an event loop (see
+        :mod:`data.connection`).
 
         A database that is behind takes a consistent copy of itself first (``<name>.before-v<N>.sqlite3``
         beside it), so a migration can always be undone. Any problem with the file itself (not SQLite, damaged,
@@ -202,14 +144,23 @@ class Store:
         try:
             if where != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            connection = await aiosqlite.connect(where, isolation_level=None)
+            if direct:
+                connection: Connection = DirectConnection.connect(where)
+                lock: Any = connection.write_lock
+            else:
+                import asyncio
+
+                import aiosqlite
+
+                connection = await aiosqlite.connect(where, isolation_level=None)
+                lock = asyncio.Lock()
         except (OSError, sqlite3.Error) as exc:
             raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
         try:
-            connection.row_factory = aiosqlite.Row
+            connection.row_factory = sqlite3.Row
             for pragma in ("busy_timeout=10000", "journal_mode=WAL", "foreign_keys=ON", "synchronous=FULL"):
                 await connection.execute(f"PRAGMA {pragma}")
-            store = cls(connection)
+            store = cls(connection, lock)
             store.path = where
             await store._migrate(backup=backup_before_migrating and where != ":memory:")
             await store._check_tables()
@@ -232,7 +183,7 @@ class Store:
         await self.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Connection]:
         """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
         async with self._write_lock:
             await self._db.execute("BEGIN IMMEDIATE")
@@ -385,7 +336,7 @@ class Store:
         game = _game_row(row)
         await self._check_log_end(game)
         memory = await self.load_memory(game_id)
-        return dataclasses.replace(game, memory=tuple(memory)) if memory else game
+        return game._replace(memory=tuple(memory)) if memory else game
 
     async def _check_log_end(self, game: GameRow) -> None:
         """The cheap half of the log/snapshot agreement (one index lookup): the log ends where the game row says
@@ -462,12 +413,15 @@ class Store:
         async with self._db.execute(
             "SELECT data FROM game_memory WHERE game_id = ? ORDER BY chunk", (game_id,)
         ) as cursor:
-            chunks = [str(r[0]) for r in await cursor.fetchall()]
-        data = "".join(chunks)
-        try:
-            return [int(data[i : i + 16], 16) for i in range(0, len(data), 16)]
-        except ValueError as exc:
-            raise DamagedRowError(f"the memory of game {game_id} is damaged ({exc})") from exc
+            chunks = [bytes(r[0]) for r in await cursor.fetchall()]
+        data = b"".join(chunks)
+        if len(data) % 8:
+            raise DamagedRowError(f"the memory of game {game_id} is damaged ({len(data)} bytes)")
+        values = array("Q")
+        values.frombytes(data)
+        if sys.byteorder != "little":
+            values.byteswap()
+        return values.tolist()
 
     async def set_thread(
         self, game_id: int, guild_id: int | None, channel_id: int | None, thread_id: int | None
@@ -580,12 +534,16 @@ class Store:
         return None if row is None else str(row[0])
 
     async def log_lines(self, game_id: int) -> list[LogLine]:
-        """The move log as a history lists it: events left as JSON text for the caller to parse if it needs."""
+        """The move log as a history lists it. Events are read only where a listing looks at them (a roll's
+        dice, a resignation's note) and left as JSON text; every other row carries ``"[]"``."""
         async with self._db.execute(
-            "SELECT number, player_id, text, auto, events FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+            "SELECT number, player_id, text, auto,"
+            " CASE WHEN text = 'resign' OR instr(events, '\"roll\"') > 0 THEN events ELSE '[]' END"
+            " FROM moves WHERE game_id = ? ORDER BY seq",
+            (game_id,),
         ) as cursor:
             rows = await cursor.fetchall()
-        return [LogLine(int(r[0]), r[1], str(r[2]), bool(r[3]), str(r[4])) for r in rows]
+        return [LogLine._make(r) for r in rows]
 
     async def games_of(self, player_id: str, status: str | None = None, game_type: str | None = None) -> list[GameRow]:
         """Every game a player sits in, newest first, optionally by status and type (whole rows: for tools
@@ -729,19 +687,21 @@ class Store:
             )
 
 
-async def _append_memory(db: aiosqlite.Connection, game_id: int, start: int, values: Sequence[int]) -> None:
-    """Append ``values`` (unsigned 64-bit, 16 hex digits each) after the ``start`` values a game's memory holds,
-    touching only the chunks they fall in."""
+async def _append_memory(db: Connection, game_id: int, start: int, values: Sequence[int]) -> None:
+    """Append ``values`` (unsigned 64-bit, 8 bytes little-endian each) after the ``start`` values a game's memory
+    holds, touching only the chunks they fall in."""
     index = 0
     while index < len(values):
         position = start + index
         chunk, offset = divmod(position, MEMORY_CHUNK)
         take = min(MEMORY_CHUNK - offset, len(values) - index)
-        data = "".join(f"{v:016x}" for v in values[index : index + take])
+        data = array("Q", values[index : index + take])
+        if sys.byteorder != "little":
+            data.byteswap()
         await db.execute(
             "INSERT INTO game_memory (game_id, chunk, data) VALUES (?, ?, ?)"
-            " ON CONFLICT(game_id, chunk) DO UPDATE SET data = game_memory.data || excluded.data",
-            (game_id, chunk, data),
+            " ON CONFLICT(game_id, chunk) DO UPDATE SET data = CAST(game_memory.data || excluded.data AS BLOB)",
+            (game_id, chunk, data.tobytes()),
         )
         index += take
 

@@ -7,11 +7,22 @@ differ in lightness on both Discord themes; the board sits on its own opaque pan
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, centred_text, font, text_size, to_png
+from render.common import (
+    BACKGROUND,
+    FOREGROUND,
+    HIGHLIGHT,
+    MUTED,
+    PLAYER_COLOURS,
+    centred_text,
+    font,
+    to_png,
+)
 from rules.backgammon import EKS, OHS, BackgammonState, absolute, dice_text
 from rules.backgammon.movegen import BAR, OFF
 
@@ -22,7 +33,7 @@ BAR_W = 44
 TRAY_W = 62
 MARGIN = 14
 CUBE_W = 48
-HEADER = 84
+HEADER = 96
 LABEL = 22
 HALF_H = CHECKER * STACK + 8
 MIDDLE = 46
@@ -39,9 +50,14 @@ FELT = (28, 92, 70)
 FRAME = (92, 62, 40)
 POINT_DARK = (150, 58, 48)
 POINT_LIGHT = (214, 190, 142)
-#: checker fill and rim per colour: X dark, O light
-CHECKERS = {EKS: ((44, 46, 54), (150, 155, 165)), OHS: ((238, 236, 226), (90, 90, 90))}
-HIT_MARK = (255, 90, 90)
+#: checker fill and rim per colour: X near-black, O the ivory of the other games; they differ in lightness, which
+#: no colour blindness hides, and stay exact in the PNG (passed to to_png, so kept well apart from the panel)
+CHECKERS = {EKS: ((22, 24, 30), (160, 165, 175)), OHS: (PLAYER_COLOURS[0][0], (90, 90, 90))}
+#: the hit burst: a magenta no colour blindness confuses with the felt, the points, the checkers or the highlight
+HIT_MARK = (240, 60, 220)
+HIT_INK = (20, 20, 24)
+STATUS_SIZE = 26
+ROW_SIZE = 16
 CUBE_FACE = (245, 240, 220)
 
 
@@ -94,16 +110,19 @@ def _stacks(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
 
 
 def _bar(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
-    left = BOARD_X + 6 * POINT_W
-    draw.rectangle((left, BOARD_Y, left + BAR_W - 1, BOARD_Y + BOARD_H), fill=FRAME)
-    centred_text(draw, (left + BAR_W // 2, BOARD_Y + BOARD_H // 2), "BAR", 14, MUTED)
-    for colour, top in ((EKS, True), (OHS, False)):
+    """Checkers on the bar, up to three per colour, the last labelled with the count when there are more."""
+    for colour in (EKS, OHS):
         count = state.points[colour][BAR]
         for level in range(min(count, 3)):
-            offset = CHECKER // 2 + 40 + level * CHECKER
-            cy = BOARD_Y + offset if top else BOARD_Y + BOARD_H - offset
             label = str(count) if count > 1 and level == min(count, 3) - 1 else ""
-            _checker(draw, (left + BAR_W // 2, cy), colour, label)
+            _checker(draw, _bar_slot(colour, level), colour, label)
+
+
+def _bar_slot(colour: int, level: int) -> tuple[int, int]:
+    """Centre of the ``level``-th checker of ``colour`` on the bar: X's in the top half, O's in the bottom."""
+    offset = CHECKER // 2 + 40 + level * CHECKER
+    cy = BOARD_Y + offset if colour == EKS else BOARD_Y + BOARD_H - offset
+    return BOARD_X + 6 * POINT_W + BAR_W // 2, cy
 
 
 def _trays(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
@@ -111,7 +130,6 @@ def _trays(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
     left = BOARD_X + BOARD_W + 8
     for colour, top in ((EKS, True), (OHS, False)):
         y0 = BOARD_Y if top else BOARD_Y + BOARD_H - HALF_H
-        draw.rectangle((left, y0, left + TRAY_W - 14, y0 + HALF_H), fill=FRAME)
         fill, rim = CHECKERS[colour]
         count = state.points[colour][OFF]
         for index in range(count):
@@ -179,60 +197,138 @@ def _last_play(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
         for level in range(max(side[pip] - moved, 0), min(side[pip], STACK)):
             cx, cy = _slot_centre(point, level)
             draw.ellipse((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), outline=HIGHLIGHT, width=3)
-    for _src, dest, hit in last["steps"]:
-        if hit:
-            cx, cy = _slot_centre(absolute(colour, dest), 0)
-            draw.line((cx - 12, cy - 12, cx + 12, cy + 12), fill=HIT_MARK, width=4)
-            draw.line((cx - 12, cy + 12, cx + 12, cy - 12), fill=HIT_MARK, width=4)
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> tuple[str, int]:
-    """``text`` and a font size at which it fits ``width`` pixels: smaller type first (down to 12), then cut
-    short with "..." (long player names must never run into the other texts)."""
-    while size > 12 and text_size(draw, text, size)[0] > width:
+def _hit_points(state: BackgammonState) -> list[int]:
+    """The points (absolute numbers) where the last play hit a checker, in the order of its steps."""
+    last = state.last
+    if not last or last.get("kind") != "play":
+        return []
+    colour = int(last["colour"])
+    return [absolute(colour, dest) for _src, dest, hit in last["steps"] if hit]
+
+
+def _hit_bursts(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
+    """A spiky burst on each point where the last play hit, drawn under the stacks: the hitting checker stands on
+    it unmarked (a mark on the checker itself read as that checker being taken)."""
+    for point in _hit_points(state):
+        cx, cy = _slot_centre(point, 0)
+        spikes = []
+        for k in range(24):
+            radius = CHECKER * 0.86 if k % 2 == 0 else CHECKER * 0.56
+            angle = math.pi * k / 12
+            spikes.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+        draw.polygon(spikes, fill=HIT_MARK, outline=HIT_INK, width=2)
+
+
+def _hit_arrows(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
+    """An arrow from each hit point to the hit checker waiting on the bar: shape and direction, not colour alone,
+    tell what happened."""
+    points = _hit_points(state)
+    if not points:
+        return
+    victim = 1 - int(state.last["colour"])
+    on_bar = state.points[victim][BAR]
+    for index, point in enumerate(points):
+        start = _slot_centre(point, 0)
+        level = min(index, 2, max(on_bar - 1, 0))
+        end = _bar_slot(victim, level)
+        _arrow(draw, start, end)
+
+
+def _arrow(draw: ImageDraw.ImageDraw, start: tuple[int, int], end: tuple[int, int]) -> None:
+    """A dark-edged arrow from just outside the checker at ``start`` to just outside the one at ``end``."""
+    (x0, y0), (x1, y1) = start, end
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length < CHECKER:
+        return
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    gap = CHECKER / 2 + 2
+    x0, y0, x1, y1 = x0 + ux * gap, y0 + uy * gap, x1 - ux * gap, y1 - uy * gap
+    head = [(x1, y1), (x1 - 14 * ux + 8 * uy, y1 - 14 * uy - 8 * ux), (x1 - 14 * ux - 8 * uy, y1 - 14 * uy + 8 * ux)]
+    shaft_end = (x1 - 10 * ux, y1 - 10 * uy)
+    draw.line(((x0, y0), shaft_end), fill=HIT_INK, width=7)
+    draw.polygon(head, fill=HIT_INK, outline=HIT_INK, width=3)
+    draw.line(((x0, y0), shaft_end), fill=HIT_MARK, width=3)
+    draw.polygon(head, fill=HIT_MARK)
+
+
+@lru_cache(maxsize=4096)
+def _width(text: str, size: int) -> int:
+    """Drawn width of ``text`` at ``size``: measuring glyphs costs about as much as drawing them, and the same
+    names and labels are measured on every render."""
+    left, _top, right, _bottom = font(size).getbbox(text)
+    return int(right - left)
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, smallest: int = 12) -> tuple[str, int]:
+    """``text`` and a font size at which it fits ``width`` pixels: smaller type first (down to ``smallest``),
+    then cut short with "..." (long player names must never run into the other texts)."""
+    while size > smallest and _width(text, size) > width:
         size -= 1
-    while len(text) > 4 and text_size(draw, text, size)[0] > width:
+    while len(text) > 4 and _width(text, size) > width:
         text = text[: -4 if text.endswith("...") else -1].rstrip() + "..."
     return text, size
 
 
 def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
-    """Header: what is asked now on the first row, then one row per colour (disc, name, pips, modes) with the
-    cube's value and owner (by colour) at the right; footer: the last play (or the opening roll)."""
-    status, size = _fit(draw, _status(state), 17, WIDTH - 2 * MARGIN)
-    draw.text((MARGIN, 15), status, font=font(size), fill=HIGHLIGHT, anchor="lm")
+    """Header: what is asked now (or the result) in large type behind the disc of the player concerned, the most
+    visible thing above the board; then one row per colour (disc, name, pips, modes; the player concerned marked
+    with an arrowhead) with the cube's value and owner at the right; footer: the last play (or the opening roll)."""
+    concerned = _concerned(state)
+    left = MARGIN
+    if concerned is not None:
+        fill, rim = CHECKERS[concerned]
+        draw.ellipse((MARGIN, 20 - 12, MARGIN + 24, 20 + 12), fill=fill, outline=rim, width=3)
+        left += 34
+    status, size = _fit(draw, _status(state), STATUS_SIZE, WIDTH - MARGIN - left, smallest=ROW_SIZE + 4)
+    draw.text((left, 20), status, font=font(size), fill=HIGHLIGHT, anchor="lm")
     owner = "centred" if state.cube_owner is None else f"owned by {'XO'[state.colour[state.cube_owner]]}"
     cube = f"cube {state.cube} ({owner})"
-    cube_w = text_size(draw, cube, 16)[0]
-    draw.text((WIDTH - MARGIN, 42), cube, font=font(16), fill=MUTED, anchor="rm")
-    room = WIDTH - 2 * MARGIN - 28 - cube_w - 16
+    cube_w = _width(cube, ROW_SIZE)
+    draw.text((WIDTH - MARGIN, 52), cube, font=font(ROW_SIZE), fill=MUTED, anchor="rm")
+    room = WIDTH - 2 * MARGIN - 40 - cube_w - 16
     rows = []
     for colour in (EKS, OHS):
         seat = state.seat_of_colour(colour)
         modes = [mode for mode, flags in (("greedy", state.greedy), ("manual", state.manual)) if flags[seat]]
         extra = f"   [{', '.join(modes)}]" if modes else ""
-        player, _ = _fit(draw, state.players[seat], 18, room // 2)
-        rows.append(_fit(draw, f"{'XO'[colour]}: {player}   pips {state.pips(colour)}{extra}", 18, room))
+        player, _ = _fit(draw, state.players[seat], ROW_SIZE, room // 2)
+        rows.append(_fit(draw, f"{'XO'[colour]}: {player}   pips {state.pips(colour)}{extra}", ROW_SIZE, room))
     size = min(row_size for _text, row_size in rows)  # both rows in one size
     for row, (colour, (text, _size)) in enumerate(zip((EKS, OHS), rows, strict=True)):
         fill, rim = CHECKERS[colour]
-        y = 42 + row * 24
-        draw.ellipse((MARGIN, y - 9, MARGIN + 18, y + 9), fill=fill, outline=rim, width=2)
-        draw.text((MARGIN + 28, y), _fit(draw, text, size, room)[0], font=font(size), fill=FOREGROUND, anchor="lm")
+        y = 52 + row * 24
+        if colour == concerned:
+            draw.polygon([(MARGIN, y - 7), (MARGIN + 9, y), (MARGIN, y + 7)], fill=HIGHLIGHT)
+        draw.ellipse((MARGIN + 14, y - 9, MARGIN + 32, y + 9), fill=fill, outline=rim, width=2)
+        draw.text((MARGIN + 40, y), _fit(draw, text, size, room)[0], font=font(size), fill=FOREGROUND, anchor="lm")
     footer = _last_text(state)
     if footer:
         footer, size = _fit(draw, footer, 16, WIDTH - 2 * MARGIN)
         draw.text((MARGIN, HEIGHT - FOOTER // 2), footer, font=font(size), fill=MUTED, anchor="lm")
 
 
+def _concerned(state: BackgammonState) -> int | None:
+    """The colour the status line is about: the winner once the game is won, else whoever must act now; none
+    for a cancelled game."""
+    outcome = state.outcome()
+    if outcome is not None:
+        return state.colour[outcome.winners[0]] if outcome.winners else None
+    seat = state.to_move
+    return None if seat is None else state.colour[seat]
+
+
 def _status(state: BackgammonState) -> str:
     outcome = state.outcome()
+    if outcome is not None and not outcome.winners:  # cancelled (declined in the first round): nobody won
+        return f"Game cancelled: {outcome.reason}" if outcome.cancelled else f"Game over: {outcome.reason}"
     if outcome is not None:
         unit = "point" if outcome.points == 1 else "points"
         return f"{state.players[outcome.winners[0]]} wins {outcome.points} {unit}"
     seat = state.turn
     if state.phase == "answer":
-        return f"{state.players[seat]} doubles to {state.cube * 2}: {state.players[1 - seat]} to take or drop"
+        return f"{state.players[1 - seat]} to take or drop: {state.players[seat]} doubles to {state.cube * 2}"
     if state.phase == "decide":
         return f"{state.players[seat]} to roll or double"
     return f"{state.players[seat]} to play {dice_text(state.dice)}"
@@ -255,22 +351,39 @@ def _last_text(state: BackgammonState) -> str:
     return f"last: {who} rolled {dice_text(last['dice'])} and played {steps}"
 
 
-def render(state: BackgammonState) -> Image.Image:
-    """The board as a Pillow image."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+def render_image(state: BackgammonState) -> Image.Image:
+    """The board as a Pillow RGB image (render_png encodes it; replays draw their frames from it)."""
+    image = _empty_board().copy()
     draw = ImageDraw.Draw(image)
-    draw.rectangle((BOARD_X - 6, BOARD_Y - 6, BOARD_X + BOARD_W + 5, BOARD_Y + BOARD_H + 5), fill=FRAME)
-    draw.rectangle((BOARD_X, BOARD_Y, BOARD_X + BOARD_W - 1, BOARD_Y + BOARD_H), fill=FELT)
-    _points(draw)
     _bar(draw, state)
     _trays(draw, state)
+    _hit_bursts(draw, state)
     _stacks(draw, state)
     _last_play(draw, state)
+    _hit_arrows(draw, state)
     _dice_and_cube(draw, state)
     _texts(draw, state)
     return image
 
 
+@lru_cache(maxsize=1)
+def _empty_board() -> Image.Image:
+    """What every position shares (panel, frame, felt, the numbered points, the bar, the trays), drawn once:
+    its two dozen labels were a third of a render."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((BOARD_X - 6, BOARD_Y - 6, BOARD_X + BOARD_W + 5, BOARD_Y + BOARD_H + 5), fill=FRAME)
+    draw.rectangle((BOARD_X, BOARD_Y, BOARD_X + BOARD_W - 1, BOARD_Y + BOARD_H), fill=FELT)
+    _points(draw)
+    left = BOARD_X + 6 * POINT_W
+    draw.rectangle((left, BOARD_Y, left + BAR_W - 1, BOARD_Y + BOARD_H), fill=FRAME)
+    centred_text(draw, (left + BAR_W // 2, BOARD_Y + BOARD_H // 2), "BAR", 14, MUTED)
+    tray = BOARD_X + BOARD_W + 8
+    for y0 in (BOARD_Y, BOARD_Y + BOARD_H - HALF_H):
+        draw.rectangle((tray, y0, tray + TRAY_W - 14, y0 + HALF_H), fill=FRAME)
+    return image
+
+
 def render_png(state: BackgammonState) -> bytes:
     """The board as PNG bytes, ready to attach to a message."""
-    return to_png(render(state))
+    return to_png(render_image(state), [colour for pair in CHECKERS.values() for colour in pair])

@@ -6,10 +6,12 @@ both themes; player colours are chosen to differ in lightness as well as hue, fo
 
 from __future__ import annotations
 
-import io
+from collections.abc import Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from render.palette import png_bytes
 
 #: panel around the board, and its text
 BACKGROUND = (38, 41, 48)
@@ -88,10 +90,7 @@ def centred_text(
     draw.text(xy, text, font=font(size), fill=fill, anchor="mm")
 
 
-def to_png(image: Image.Image) -> bytes:
-    """Encode as PNG; boards have few colours, so a palette image keeps files small."""
-    buffer = io.BytesIO()
-    image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
-        buffer, format="PNG", optimize=False, compress_level=6
-    )
-    return buffer.getvalue()
+def to_png(image: Image.Image, exact: Sequence[tuple[int, int, int]] = ()) -> bytes:
+    """Encode as a palette PNG (boards have few colours, so files stay small). The player colours, fills and
+    outlines, and any ``exact`` colours a renderer names keep their exact RGB (see render.palette)."""
+    return png_bytes(image, [*(colour for pair in PLAYER_COLOURS for colour in pair), *exact])

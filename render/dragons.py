@@ -12,7 +12,7 @@ size and scaled down, which smooths the curves without an anti-aliasing library.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -29,7 +29,9 @@ SCALE = 2
 RADIUS = 34 * SCALE
 LEGEND_RADIUS = 24 * SCALE
 MARGIN = 20 * SCALE
-HEADER = 44 * SCALE
+HEADER = 64 * SCALE
+STATUS_SIZE = 26 * SCALE
+ROW_SIZE = 14 * SCALE
 TILE_FILL = (62, 68, 82)
 TILE_LINE = (96, 102, 118)
 OPEN_LINE = (88, 94, 108)
@@ -149,11 +151,12 @@ def draw_tile(draw: ImageDraw.ImageDraw, placement: int, crossed: bool, centre: 
 class Layout:
     """Where one state's cells go, in drawing pixels (``centre``) and in the final picture (``pixel``)."""
 
-    def __init__(self, state: DragonsState) -> None:
+    def __init__(self, state: DragonsState, extent: Iterable[Cell] = ()) -> None:
+        """``extent``: more cells the picture must have room for (a replay lays every frame out alike)."""
         self.state = state
         self.numbers = {} if state.is_over else {cell: i for i, cell in enumerate(state.positions(), 1)}
         self.gaps = set() if state.is_over else set(state.gaps)
-        shown = set(state.tiles) | set(self.numbers) | self.gaps | {(0, 0)}
+        self.shown = shown = set(state.tiles) | set(self.numbers) | self.gaps | {(0, 0)} | set(extent)
         xs = [1.5 * RADIUS * q for q, _ in shown]
         ys = [SQRT3 * RADIUS * (r + q / 2) for q, r in shown]
         self.board_width = max(xs) - min(xs) + 2 * RADIUS
@@ -181,77 +184,170 @@ class Layout:
 
 
 def render_png(state: DragonsState) -> bytes:
-    return to_png(render_image(state))
+    """The board as PNG bytes; the winning loop's colour kept exact, like the players'."""
+    return to_png(render_image(state), [WIN_LOOP])
 
 
-def render_image(state: DragonsState) -> Image.Image:
-    layout = Layout(state)
-    image = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    _header(draw, state, layout)
-    _open_cells(draw, state, layout)
+def replay_images(states: Sequence[DragonsState]) -> list[Image.Image]:
+    """The boards of a replay, all laid out for the cells any of them shows, so that tiles keep their place from
+    frame to frame (and a GIF stores only what changed). Tiles are only ever added in a game, so one drawing
+    layer keeps the tiles placed so far and each frame pastes just the new ones; it is redrawn only if a state
+    does not continue the one before."""
+    extent = set().union(*(Layout(state).shown for state in states))
+    images = []
+    layer: Image.Image | None = None
+    placed: dict[Cell, int] = {}
+    for state in states:
+        layout = Layout(state, extent)
+        if layer is None or any(state.tiles.get(cell) != tile for cell, tile in placed.items()):
+            layer, placed = _base(state, layout), {}
+        for cell, placement in state.tiles.items():
+            if cell not in placed:
+                paste_tile(layer, placement, state.crossed, layout.centre(cell), RADIUS)
+                placed[cell] = placement
+        images.append(_finish(layer.copy(), state, layout))
+    return images
+
+
+def render_image(state: DragonsState, extent: Iterable[Cell] = ()) -> Image.Image:
+    """The board as an RGB image, with room for the ``extent`` cells too."""
+    layout = Layout(state, extent)
+    image = _base(state, layout)
     for cell, placement in state.tiles.items():
         paste_tile(image, placement, state.crossed, layout.centre(cell), RADIUS)
+    return _finish(image, state, layout)
+
+
+def _base(state: DragonsState, layout: Layout) -> Image.Image:
+    """A fresh drawing-size canvas with what does not change during a game: the panel and the legend's tiles."""
+    return _legend_base(state.crossed, layout.width, layout.height, layout.board_bottom).copy()
+
+
+@lru_cache(maxsize=8)
+def _legend_base(crossed: bool, width: int, height: int, board_bottom: float) -> Image.Image:
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    y = board_bottom + MARGIN + LEGEND_RADIUS
+    step = LEGEND_RADIUS * 2.4
+    x0 = (width - step * 8) / 2 + step / 2
+    for placement, letter in enumerate(LETTERS):
+        centre = (x0 + step * placement, y)
+        paste_tile(image, placement, crossed, centre, LEGEND_RADIUS)
+        _stamp(image, (centre[0], y + LEGEND_RADIUS + 10 * SCALE), letter, 15 * SCALE, FOREGROUND)
+    return image
+
+
+def _finish(image: Image.Image, state: DragonsState, layout: Layout) -> Image.Image:
+    """Draw what changes with every move over the tiles on ``image``, then scale it down to the picture."""
+    draw = ImageDraw.Draw(image)
+    _header(image, draw, state, layout)
+    _open_cells(image, draw, layout)
+    _last_move(image, draw, state, layout, badges=False)
     _loops(draw, state, layout)
-    _last_move(draw, state, layout)
-    _legend(image, draw, state, layout)
+    _last_move(image, draw, state, layout, badges=True)
+    _legend_note(image, state, layout)
     return image.reduce(SCALE)
 
 
-def _header(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
-    size = 17 * SCALE
+def _header(image: Image.Image, draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
+    """The status in large type behind a chip of the colour it concerns (whoever moves, or the winner): the most
+    visible thing above the board. Below it, each player's colour chip, letter and name, the one concerned
+    marked with an arrowhead, and the tiles left at the right."""
     outcome = state.outcome()
-    if outcome is not None:
-        status = f"Game over: {outcome.reason}"
-    else:
-        seat = state.turn
-        status = f"{COLOUR_NAMES[seat]} ({state.players[seat]}) to move"
+    if outcome is None:
+        concerned: int | None = state.turn
+        status = f"{COLOUR_NAMES[state.turn]} ({state.players[state.turn]}) to move"
         if state.gap_owed:
-            status += " - a gap move is owed"
-    while size > 10 * SCALE and draw.textlength(status, font=font(size)) > layout.width - 2 * MARGIN:
-        size -= SCALE
-    draw.text((MARGIN, MARGIN // 2), status, font=font(size), fill=FOREGROUND)
+            status += ": a gap move is owed"
+    elif outcome.winners:
+        concerned, status = outcome.winners[0], outcome.reason[:1].upper() + outcome.reason[1:]
+    else:
+        concerned = None
+        status = f"Game cancelled: {outcome.reason}" if outcome.cancelled else f"Game over: {outcome.reason}"
     x = MARGIN
+    middle = MARGIN // 2 + STATUS_SIZE // 2 + 2 * SCALE
+    if concerned is not None:
+        _chip(draw, (x, middle), concerned, 30 * SCALE, 18 * SCALE)
+        x += 38 * SCALE
+    size = STATUS_SIZE
+    while size > 18 * SCALE and draw.textlength(status, font=font(size)) > layout.width - MARGIN - x:
+        size -= SCALE
+    draw.text((x, middle), status, font=font(size), fill=HIGHLIGHT, anchor="lm")
+    x = MARGIN
+    y = HEADER - 14 * SCALE
     for seat, name in enumerate(state.players):
-        fill, line = PLAYER_COLOURS[seat]
-        y = MARGIN // 2 + 26 * SCALE
-        draw.rounded_rectangle(
-            (x, y, x + 22 * SCALE, y + 12 * SCALE), radius=5 * SCALE, fill=fill, outline=line, width=SCALE
-        )
+        if seat == concerned:
+            draw.polygon([(x, y - 6 * SCALE), (x + 8 * SCALE, y), (x, y + 6 * SCALE)], fill=HIGHLIGHT)
+        x += 12 * SCALE
+        _chip(draw, (x, y), seat, 22 * SCALE, 12 * SCALE)
         label = f"{COLOUR_NAMES[seat]} {name}"
-        draw.text((x + 28 * SCALE, y + 6 * SCALE), label, font=font(13 * SCALE), fill=FOREGROUND, anchor="lm")
-        x += 28 * SCALE + draw.textlength(label, font=font(13 * SCALE)) + 18 * SCALE
+        _stamp(image, (x + 28 * SCALE, y), label, ROW_SIZE, FOREGROUND, "lm")
+        x += 28 * SCALE + draw.textlength(label, font=font(ROW_SIZE)) + 18 * SCALE
     pool = f"Tiles left: {state.remaining}"
-    y = MARGIN // 2 + 32 * SCALE
-    draw.text((layout.width - MARGIN, y), pool, font=font(15 * SCALE), fill=FOREGROUND, anchor="rm")
+    _stamp(image, (layout.width - MARGIN, y), pool, ROW_SIZE, FOREGROUND, "rm")
 
 
-def _open_cells(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
+def _chip(draw: ImageDraw.ImageDraw, left_middle: Point, seat: int, width: float, height: float) -> None:
+    """A rounded bar in a player's band colours, as their dragons are drawn."""
+    fill, line = PLAYER_COLOURS[seat]
+    x, y = left_middle
+    box = (x, y - height / 2, x + width, y + height / 2)
+    draw.rounded_rectangle(box, radius=height / 2.4, fill=fill, outline=line, width=SCALE)
+
+
+def _open_cells(image: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout) -> None:
+    """Open positions: outlined, with the number a player types and the cell's coordinates; owed gaps filled."""
     numbers = layout.numbers
     for cell in set(numbers) | layout.gaps:
-        centre = layout.centre(cell)
+        x, y = centre = layout.centre(cell)
         if cell in layout.gaps:
-            draw.polygon(corners(centre, RADIUS * 0.94), fill=GAP_FILL, outline=HIGHLIGHT, width=3 * SCALE)
-        elif cell in numbers:
-            draw.polygon(corners(centre, RADIUS * 0.94), outline=OPEN_LINE, width=SCALE)
+            _hexagon(image, centre, 0.94, GAP_FILL, HIGHLIGHT, 3 * SCALE)
+            _stamp(image, (x, y - RADIUS * 0.5), "gap", 10 * SCALE, HIGHLIGHT)
+        else:
+            _hexagon(image, centre, 0.94, None, OPEN_LINE, SCALE)
         if cell in numbers:
-            draw.text(centre, str(numbers[cell]), font=font(19 * SCALE), fill=FOREGROUND, anchor="mm")
-            _coordinates(draw, cell, centre)
-        if cell in layout.gaps:
-            label = "gap"
-            draw.text((centre[0], centre[1] - RADIUS * 0.5), label, font=font(10 * SCALE), fill=HIGHLIGHT, anchor="mm")
+            _stamp(image, centre, str(numbers[cell]), 19 * SCALE, FOREGROUND)
+            _stamp(image, (x, y + RADIUS * 0.62), f"{cell[0]},{cell[1]}", 9 * SCALE, MUTED)
 
 
-def _coordinates(draw: ImageDraw.ImageDraw, cell: Cell, centre: Point) -> None:
-    text = f"{cell[0]},{cell[1]}"
-    draw.text((centre[0], centre[1] + RADIUS * 0.62), text, font=font(9 * SCALE), fill=MUTED, anchor="mm")
+def _hexagon(
+    image: Image.Image, centre: Point, size: float, fill: Colour | None, outline: Colour, width: int
+) -> None:
+    """A hexagon of ``size`` times a tile's radius, from a cached sprite: Pillow draws a polygon's thick outline
+    through a mask as large as the whole picture, which cost more than everything else on a big board."""
+    sprite = _hexagon_sprite(size, fill, outline, width)
+    image.paste(sprite, (round(centre[0]) - RADIUS, round(centre[1]) - RADIUS), sprite)
+
+
+@lru_cache(maxsize=16)
+def _hexagon_sprite(size: float, fill: Colour | None, outline: Colour, width: int) -> Image.Image:
+    sprite = Image.new("RGBA", (2 * RADIUS + 1, 2 * RADIUS + 1), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).polygon(corners((RADIUS, RADIUS), RADIUS * size), fill=fill, outline=outline, width=width)
+    return sprite
+
+
+def _stamp(image: Image.Image, xy: Point, text: str, size: int, colour: Colour, anchor: str = "mm") -> None:
+    """``text`` placed like ``draw.text(xy, ..., anchor=anchor)``, from a cached mask: a big board shows a hundred
+    labels, and rasterising each anew was most of the drawing."""
+    mask, (left, top) = _text_mask(text, size, anchor)
+    image.paste(colour, (round(xy[0]) + left, round(xy[1]) + top), mask)
+
+
+@lru_cache(maxsize=2048)
+def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, tuple[int, int]]:
+    left, top, right, bottom = (round(v) for v in font(size).getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor)
+    return mask, (left, top)
 
 
 def _loops(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
-    for _, loop, won in state.loops:
+    """Loops the last move made, traced through the edges they cross; the winning one thick, in a colour no band
+    has, over a dark edge so that it reads on ivory and red bands alike."""
+    for _, loop, won in sorted(state.loops, key=lambda entry: entry[2]):  # the winning loop on top
         points = _loop_points(loop, layout)
-        colour = WIN_LOOP if won else MUTED
-        draw.line([*points, points[0]], fill=colour, width=(5 if won else 2) * SCALE, joint="curve")
+        if won:
+            draw.line([*points, points[0]], fill=BACKGROUND, width=9 * SCALE, joint="curve")
+        draw.line([*points, points[0]], fill=WIN_LOOP if won else MUTED, width=(5 if won else 2) * SCALE, joint="curve")
 
 
 def _loop_points(loop: Sequence[Cell], layout: Layout) -> list[Point]:
@@ -264,31 +360,29 @@ def _loop_points(loop: Sequence[Cell], layout: Layout) -> list[Point]:
     return points
 
 
-def _last_move(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
+def _last_move(
+    image: Image.Image, draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout, badges: bool
+) -> None:
+    """Frame the last placement and its auto moves (``badges=False``), or number them 1, 2, 3... in order
+    (``badges=True``): the frames go under the loop trace, the numbers over it."""
     if state.last is None:
         return
     order = [state.last["cell"], *(cell for cell, _ in state.last["autos"])]
     for number, cell in enumerate(order, 1):
         centre = layout.centre(cell)
-        width = (4 if number == 1 else 2) * SCALE
-        draw.polygon(corners(centre, RADIUS * 0.97), outline=HIGHLIGHT, width=width)
+        if not badges:
+            _hexagon(image, centre, 0.97, None, HIGHLIGHT, (4 if number == 1 else 2) * SCALE)
+            continue
         x, y = corners(centre, RADIUS)[4]
         badge = 9 * SCALE
         x += badge * 1.1
         draw.ellipse((x - badge, y - badge, x + badge, y + badge), fill=HIGHLIGHT, outline=BACKGROUND, width=SCALE)
-        draw.text((x, y), str(number), font=font(12 * SCALE), fill=BACKGROUND, anchor="mm")
+        _stamp(image, (x, y), str(number), 12 * SCALE, BACKGROUND)
 
 
-def _legend(image: Image.Image, draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
+def _legend_note(image: Image.Image, state: DragonsState, layout: Layout) -> None:
+    """Under the legend's tiles: how to read the badges (after a move) and how to type a move."""
     y = layout.board_bottom + MARGIN + LEGEND_RADIUS
-    step = LEGEND_RADIUS * 2.4
-    x0 = (layout.width - step * 8) / 2 + step / 2
-    for placement, letter in enumerate(LETTERS):
-        centre = (x0 + step * placement, y)
-        paste_tile(image, placement, state.crossed, centre, LEGEND_RADIUS)
-        draw.text(
-            (centre[0], y + LEGEND_RADIUS + 10 * SCALE), letter, font=font(15 * SCALE), fill=FOREGROUND, anchor="mm"
-        )
     note = "type a letter and a position number, e.g. d3"
     if state.last is not None:
         autos = len(state.last["autos"])
@@ -298,4 +392,4 @@ def _legend(image: Image.Image, draw: ImageDraw.ImageDraw, state: DragonsState, 
             + "; "
             + note
         )
-    draw.text((layout.width / 2, y + LEGEND_RADIUS + 32 * SCALE), note, font=font(11 * SCALE), fill=MUTED, anchor="mm")
+    _stamp(image, (layout.width / 2, y + LEGEND_RADIUS + 32 * SCALE), note, 11 * SCALE, MUTED)

@@ -70,7 +70,9 @@ class Option:
 
     ``kind`` is ``bool`` for a flag (``-hex``) or ``int`` for a value (``-size=8``). A ``default`` of ``None``
     means the game computes it from the other options (Druid's size depends on ``-hex``). ``conflicts`` names
-    options that may not be given together with this one.
+    options that may not be given together with this one. ``ranges`` replaces ``minimum..maximum`` and the default
+    in help texts when both depend on other options (Druid: per board shape); ``minimum``/``maximum`` then give
+    the widest range, which the parser checks before the game checks the rest.
     """
 
     name: str
@@ -80,6 +82,7 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     conflicts: tuple[str, ...] = ()
+    ranges: str = ""
 
     @property
     def spelling(self) -> str:
@@ -89,7 +92,9 @@ class Option:
     def describe(self) -> str:
         """One line for help texts: spelling, range, default and description."""
         extra = []
-        if self.kind is int:
+        if self.ranges:
+            extra.append(self.ranges)
+        elif self.kind is int:
             if self.minimum is not None and self.maximum is not None:
                 extra.append(f"{self.minimum}..{self.maximum}")
             if self.default is not None:
@@ -230,7 +235,8 @@ class Outcome:
 class LegalMoves:
     """A lazy collection of the legal moves of a position: iterate it, test ``move in legal``, ``len()`` it.
 
-    Nothing is generated until asked; ``contains`` (when the game gives one) answers ``in`` without enumerating.
+    Nothing is generated until asked, and then only once; ``contains`` (when the game gives one) answers ``in``
+    without enumerating, and ``bool`` stops at the first move.
     """
 
     def __init__(self, generate: Callable[[], Iterator[Any]], contains: Callable[[Any], bool] | None = None) -> None:
@@ -244,7 +250,8 @@ class LegalMoves:
         return self._cache
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(self._all()) if self._cache is not None else self._generate()
+        # the list is made once: ``list(legal)`` asks for ``len`` after ``iter``, which would generate it twice
+        return iter(self._all())
 
     def __contains__(self, move: object) -> bool:
         if self._contains is not None:
@@ -287,6 +294,8 @@ class GameState(ABC):
 
     game: ClassVar[GameDef]
     FORMAT_VERSION: ClassVar[int] = 1
+    #: earlier format versions that :meth:`_load` still reads
+    OLD_VERSIONS: ClassVar[tuple[int, ...]] = ()
 
     def __init__(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> None:
         self.options: dict[str, Any] = dict(options)
@@ -331,18 +340,25 @@ class GameState(ABC):
     def _load(self, data: Mapping[str, Any]) -> None:
         """Restore the game-specific part from :meth:`_dump`'s output; raise on anything malformed."""
 
-    def memory(self) -> list[int]:
-        """Append-only values the game keeps outside its snapshot (Drogo: the position hashes seen, oldest first,
-        as unsigned 64-bit ints); [] for games without. The store appends what a move added and hands it back
-        through :meth:`restore_memory`, so the snapshot stays the same size however long the game runs."""
-        return []
-
-    def restore_memory(self, values: Sequence[int]) -> None:  # noqa: B027 (a hook: most games keep no memory)
-        """Give a state loaded from JSON its memory back (a no-op for games without memory)."""
-
     def move_text(self, move: Any) -> str:
         """The canonical text of a move, as the history shows it."""
         return str(move)
+
+    def memory(self) -> list[int]:
+        """Append-only values the game keeps outside its snapshot (Drogo: the position hashes seen, oldest first,
+        as unsigned 64-bit ints); [] for games without.
+
+        A game's history can grow without bound, and its snapshot is rewritten after every move: values that
+        only ever grow are stored beside it, each once. After a move, ``memory()[n:]`` are the values new since
+        the ``n`` already stored."""
+        return []
+
+    def restore_memory(self, values: Sequence[int]) -> None:
+        """Give a state loaded from JSON its memory back: call it with every stored value, oldest first, right
+        after :meth:`from_json`. Until then a game with memory judges moves as if nothing before the current
+        position had been seen. Raises :class:`StateFormatError` for values that do not fit the position."""
+        if values:
+            raise StateFormatError(f"{self.game.name} keeps no memory outside its snapshot")
 
     def _forced_move(self) -> Any | None:
         """A move the server must make for the player to move (a forced pass, the only legal play), or ``None``."""
@@ -421,8 +437,13 @@ class GameState(ABC):
         if self._outcome is not None:
             raise IllegalMoveError(str(move), "the game is over")
         events = self._resign(move.player) if isinstance(move, Resign) else self._push(move)
-        self.ply += 1
+        if self._counts(move):
+            self.ply += 1
         return events
+
+    def _counts(self, move: Any) -> bool:
+        """Whether ``move`` advances the move counter; pbmserv's swap does not (Druid overrides this)."""
+        return True
 
     def resign(self, player: int) -> list[Event]:
         """``player`` resigns: now if it is their turn, else queued until their turn comes, as pbmserv did;
@@ -479,7 +500,7 @@ class GameState(ABC):
         try:
             if data.get("game") != cls.game.name:
                 raise StateFormatError(f"this is a {data.get('game')!r} state, not {cls.game.name!r}")
-            if data.get("version") != cls.FORMAT_VERSION:
+            if data.get("version") not in (cls.FORMAT_VERSION, *cls.OLD_VERSIONS):
                 raise StateFormatError(
                     f"unknown {cls.game.name} format version {data.get('version')!r} (expected {cls.FORMAT_VERSION})"
                 )

@@ -12,7 +12,7 @@ mid-game 6x6 position has to stay within a few milliseconds.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -166,10 +166,17 @@ class _Verdict:
 class DrogoState(GameState):
     """A Drogo position: stacks of seat numbers per cell, whose turn it is, and the positions seen so far.
 
+    Format 2 keeps the positions seen out of the JSON snapshot: they are the state's :meth:`memory`, stored
+    beside it, and :meth:`restore_memory` must be called after :meth:`from_json` for superko to see them.
+    Format 1 snapshots, which carry them as ``seen``, still load with their memory.
+
     Ko is positional superko: the whole board (every cube of every stack, by colour and level) may not repeat;
     whose turn it is is not part of a position. A resigned player's stacks stay on the board in their colour:
     they still count as enemy stacks for everybody and can still be captured, but they never win.
     """
+
+    FORMAT_VERSION = 2
+    OLD_VERSIONS = (1,)
 
     def __init__(self, options: Mapping[str, Any], players: list[str] | tuple[str, ...], seed: int) -> None:
         super().__init__(options, players, seed)
@@ -209,18 +216,38 @@ class DrogoState(GameState):
     # ---- derived data ------------------------------------------------------------------------------------
 
     def _remember_start(self) -> None:
-        """Superko memory: ``history`` keeps the position hashes (16 hex digits) in the order they occurred and
-        ``seen`` holds the same strings for membership, so saving and loading a long game copies strings instead
-        of sorting or converting thousands of numbers every move."""
-        self.seen: set[str] = set()
-        self.history: list[str] = []
+        """Superko memory: ``history`` keeps the position hashes (unsigned 64-bit) in the order they occurred and
+        ``seen`` the same numbers for membership. They live outside the JSON snapshot (:meth:`memory`), which
+        would otherwise grow with every move of the game."""
+        self.seen: set[int] = set()
+        self.history: list[int] = []
         if self.superko:
             self._remember(self.hash)
 
     def _remember(self, value: int) -> None:
-        text = f"{value:016x}"
-        self.seen.add(text)
-        self.history.append(text)
+        self.seen.add(value)
+        self.history.append(value)
+
+    def memory(self) -> list[int]:
+        """The position hashes seen, oldest first (empty with ``-no_superko``): what superko judges against."""
+        return list(self.history)
+
+    def restore_memory(self, values: Sequence[int]) -> None:
+        """The positions seen before this snapshot, as :meth:`memory` gave them; superko needs them. A state
+        loaded from JSON without them knows only its current position."""
+        history = list(values)
+        if not self.superko:
+            if history:
+                raise StateFormatError("a game without superko keeps no positions")
+            return
+        seen = set(history)
+        if history and (min(history) < 0 or max(history) >= 1 << 64 or len(seen) != len(history)):
+            raise StateFormatError("the positions seen must be distinct unsigned 64-bit numbers")
+        if self.hash not in seen:
+            raise StateFormatError("the current position is missing from the positions seen")
+        self.history = history
+        self.seen = seen
+        self._verdicts = {}
 
     @property
     def superko(self) -> bool:
@@ -247,6 +274,9 @@ class DrogoState(GameState):
             self.cell_hash[cell] = value
             self.hash ^= value
         self._groups: dict[int, int] = {}
+        #: (seat, cells) -> verdict, for this position only: a move judged when listed or read is not judged again
+        #: when pushed
+        self._verdicts: dict[tuple[int, tuple[int, ...]], _Verdict] = {}
 
     def height(self, col: int, row: int) -> int:
         return len(self.stacks[row * self.size + col])
@@ -295,6 +325,14 @@ class DrogoState(GameState):
             return [(cells[0], height), (cells[0], height + 1)]
         return [(cell, len(self.stacks[cell])) for cell in cells]
 
+    def _verdict(self, seat: int, cells: tuple[int, ...]) -> _Verdict:
+        """:meth:`_judge`, remembered until the position changes."""
+        key = (seat, cells)
+        verdict = self._verdicts.get(key)
+        if verdict is None:
+            verdict = self._verdicts[key] = self._judge(seat, cells)
+        return verdict
+
     def _judge(self, seat: int, cells: tuple[int, ...]) -> _Verdict:
         """Would ``seat`` placing on ``cells`` (already checked for shape and room) be legal, and what would it
         capture? Captures take every other player's group left without freedom; the mover's group must then
@@ -340,7 +378,7 @@ class DrogoState(GameState):
         if not group & free:
             return _Verdict("your group would have no freedom (suicide)")
         new_hash = self._hash_after(seat, pieces, captured)
-        if self.superko and f"{new_hash:016x}" in self.seen:
+        if self.superko and new_hash in self.seen:
             return _Verdict("it would repeat an earlier board position (superko)")
         return _Verdict(None, captured, new_hash)
 
@@ -417,7 +455,7 @@ class DrogoState(GameState):
 
     def _legal_cells(self, seat: int) -> Iterator[tuple[int, ...]]:
         for cells in self._candidates():
-            if self._judge(seat, cells).reason is None:
+            if self._verdict(seat, cells).reason is None:
                 yield cells
 
     def _place(self, cells: tuple[int, ...]) -> Place:
@@ -432,7 +470,7 @@ class DrogoState(GameState):
         if not all(0 <= col < self.size and 0 <= row < self.size for col, row in move.cells):
             return False
         cells = self._indices(move)
-        return self._shape_error(cells) is None and self._judge(self.turn, cells).reason is None
+        return self._shape_error(cells) is None and self._verdict(self.turn, cells).reason is None
 
     @property
     def legal_moves(self) -> LegalMoves:
@@ -440,6 +478,25 @@ class DrogoState(GameState):
             return LegalMoves(lambda: iter(()), lambda move: False)
         seat = self.turn
         return LegalMoves(lambda: (self._place(cells) for cells in self._legal_cells(seat)), self._contains)
+
+    def random_move(self, rng: Any) -> Place | Pass:
+        """A uniformly random legal move of the player to move (a pass when there is none), for playouts and
+        search: the same distribution as choosing from :attr:`legal_moves`, at the cost of a few judgements
+        instead of all of them. Candidates are drawn in a random order and judged one by one until one is legal;
+        the verdicts are kept, so pushing the move does not judge it again. ``rng`` is a ``random.Random`` or a
+        :class:`rules.rng.Rng` (anything with ``randrange(n)``)."""
+        if self._outcome is not None:
+            raise IllegalMoveError("", "the game is over")
+        candidates = list(self._candidates())
+        seat = self.turn
+        draw = rng.randrange
+        for end in range(len(candidates), 0, -1):
+            pick = draw(end)
+            cells = candidates[pick]
+            candidates[pick] = candidates[end - 1]
+            if self._verdict(seat, cells).reason is None:
+                return self._place(cells)
+        return Pass()
 
     def has_legal_move(self, seat: int | None = None) -> bool:
         """Whether ``seat`` (default: the player to move) could place anything in this position."""
@@ -457,7 +514,7 @@ class DrogoState(GameState):
         if not words or len(parts) > 2:
             raise MoveSyntaxError(text, "a turn places one or two pieces", "a cell like c3, or two like c3,d3 or c3,c3")
         cells = tuple(self._parse_cell(text, part) for part in parts)
-        reason = self._shape_error(cells) or self._judge(seat, cells).reason
+        reason = self._shape_error(cells) or self._verdict(seat, cells).reason
         if reason:
             raise IllegalMoveError(text, reason)
         return self._place(cells)
@@ -481,7 +538,7 @@ class DrogoState(GameState):
         if isinstance(move, Pass):
             return self._push_pass(seat)
         cells = self._indices(move)
-        verdict = self._judge(seat, cells)
+        verdict = self._verdict(seat, cells)
         if verdict.reason is not None:
             raise IllegalMoveError(str(move), verdict.reason)
         pieces = self._pieces(cells)
@@ -508,6 +565,7 @@ class DrogoState(GameState):
                 for level in range(len(stack)):
                     self._set_top(cell, level, seat)
         self._groups = {}
+        self._verdicts = {}
         if self.hash != verdict.new_hash:
             raise AssertionError("Drogo position hash out of step with the board")
         if self.superko:
@@ -635,7 +693,6 @@ class DrogoState(GameState):
             "turn": self.turn,
             "placements": self.placements,
             "passes": self.passes,
-            "seen": list(self.history),
             "last": self.last,
         }
 
@@ -667,12 +724,9 @@ class DrogoState(GameState):
             raise StateFormatError("negative move counters")
         self.last = self._load_last(data["last"])
         self._rebuild()
-        self.history = list(map(str, data["seen"]))
-        self.seen = set(self.history)
-        if len(self.seen) != len(self.history):
-            raise StateFormatError("the positions seen must be distinct")
-        if self.superko and f"{self.hash:016x}" not in self.seen:
-            raise StateFormatError("the current position is missing from the positions seen")
+        self.history, self.seen = [], {self.hash} if self.superko else set()
+        if "seen" in data:  # format 1 kept the positions seen in the snapshot, as hex strings
+            self.restore_memory([int(str(text), 16) for text in data["seen"]])
 
     def _load_last(self, raw: Any) -> dict[str, Any] | None:
         if raw is None:
@@ -693,18 +747,8 @@ class DrogoState(GameState):
 
 
 def random_move(state: DrogoState, rng: Rng) -> Place | Pass:
-    """A uniformly random legal move of the player to move (a pass when there is none), for self-play and
-    playouts. Candidates are drawn in a random order and judged one by one until one is legal, which costs a
-    few judgements instead of a full enumeration."""
-    candidates = list(state._candidates())
-    seat = state.turn
-    for end in range(len(candidates), 0, -1):
-        pick = rng.below(end)
-        cells = candidates[pick]
-        candidates[pick] = candidates[end - 1]
-        if state._judge(seat, cells).reason is None:
-            return state._place(cells)
-    return Pass()
+    """:meth:`DrogoState.random_move`, as a function (self-play tests and the benchmarks call it so)."""
+    return state.random_move(rng)
 
 
 # --------------------------------------------------------------------------------------------------------------

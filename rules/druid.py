@@ -88,6 +88,11 @@ class Board:
                 if b >= 0:
                     self.lines[(a, b)] = m
         self.line_list = tuple((a, m, b) for (a, b), m in self.lines.items() if a < b)
+        #: the move objects of every sarsen (by cell) and lintel (by line), made once per board: moves are
+        #: immutable, and listing the legal moves then builds nothing
+        self.sarsens = tuple(Sarsen(name) for name in self.names)
+        self.lintels = tuple(Lintel(self.names[a], self.names[b]) for a, _, b in self.line_list)
+        self.step_moves = tuple(Step(name) for name in self.dirs)
         self.sides = {name: sum(1 << i for i in range(self.ncells) if test(i)) for name, test in self._side_tests()}
         self.full = (1 << self.ncells) - 1
 
@@ -236,8 +241,20 @@ class Stone(NamedTuple):
 # Options
 
 
+#: per board shape: default size and the accepted range; the -size help text is written from it
+SIZES = {SQUARE: (10, 3, 26), HEX: (5, 3, 13), YBOARD: (8, 3, 26)}
+_SHAPE_WORDS = {SQUARE: "square", HEX: "hex", YBOARD: "Y"}
+
 OPTIONS = (
-    Option("size", int, None, "cells along each edge (square 10, hex 5, Y 8)", minimum=3, maximum=26),
+    Option(
+        "size",
+        int,
+        None,
+        "cells along each edge",
+        minimum=min(low for _, low, _ in SIZES.values()),
+        maximum=max(high for _, _, high in SIZES.values()),
+        ranges="; ".join(f"{_SHAPE_WORDS[k]} {low}..{high}, default {d}" for k, (d, low, high) in SIZES.items()),
+    ),
     Option("hex", bool, False, "play Druid's Hex on a hex-hex board (two or three players)"),
     Option("walk", bool, False, "Druid's Walk: race a druid across instead of joining sides"),
     Option("nostack", bool, False, "a sarsen may not go directly on another sarsen"),
@@ -245,8 +262,6 @@ OPTIONS = (
     Option("y", bool, False, "play Druid's Y on a triangular board", conflicts=("hex", "walk")),
 )
 
-#: per board shape: default size and the accepted range
-SIZES = {SQUARE: (10, 3, 26), HEX: (5, 3, 13), YBOARD: (8, 3, 26)}
 
 
 def board_kind(options: Mapping[str, Any]) -> str:
@@ -298,6 +313,8 @@ class DruidState(GameState):
         self.colours = ("V", "H") if kind == SQUARE else ("X", "O", "Y")[:nplayers]
         self.goals = _goals(kind, nplayers)
         self.walk = bool(self.options.get("walk"))
+        self.nostack = bool(self.options.get("nostack"))
+        self.nogaps = bool(self.options.get("nogaps"))
         self.stones: list[Stone] = []
         self.stacks: list[list[int]] = [[] for _ in range(self.board.ncells)]
         self.height = [0] * self.board.ncells
@@ -345,6 +362,11 @@ class DruidState(GameState):
         if not self.is_over:
             self.turn = self.next_active(seat)
         return events
+
+    def _counts(self, move: Any) -> bool:
+        """pbmserv's swap leaves the move counter alone (rules-notes R-5): after ``c3``, ``swap`` the next move is
+        still move 2, and the log numbers it so."""
+        return not isinstance(move, Swap)
 
     def _on_resign(self, player: int) -> list[Event]:
         """Three-player hex goes on without the resigned seat; passes so far may already make a full round."""
@@ -406,31 +428,58 @@ class DruidState(GameState):
             return "swap is only offered in two-player games"
         if self.ply == 0:
             return "swap too early: swap is the second move, taking over the opening stone once it is placed"
-        if self.ply != 1:
+        if self.ply != 1 or self.last.get("kind") == "swap":  # a swap leaves the counter at 1: no second one
             return "swap too late: swap is only allowed as the second move of the game"
         return None
 
     def _druid_on(self, cell: int) -> bool:
         return cell in self.druids
 
+    def _sarsen_ok(self, cell: int, seat: int) -> bool:
+        """Whether ``seat`` may put a sarsen on ``cell``: the rule alone, for listing moves (no words built)."""
+        owner = self.top[cell]
+        if owner >= 0 and (owner != seat or (self.nostack and self.stones[self.stacks[cell][-1]].kind == "s")):
+            return False
+        return cell not in self.druids
+
+    def _lintel_ok(self, a: int, middle: int, b: int, seat: int) -> bool:
+        """Whether ``seat`` may lay a lintel over ``a``, ``middle``, ``b`` (a line of the board): the rule alone."""
+        height, top = self.height, self.top
+        h = height[a]
+        if not h or height[b] != h:
+            return False
+        hm = height[middle]
+        if hm > h or (hm < h and self.nogaps):
+            return False
+        own = (top[a] == seat) + (top[b] == seat) + (hm == h and top[middle] == seat)
+        if own != 2:
+            return False
+        druids = self.druids
+        return a not in druids and middle not in druids and b not in druids
+
     def _sarsen_problem(self, cell: int, seat: int, check_druids: bool = True) -> str | None:
+        """Why ``seat`` may not put a sarsen on ``cell``, or ``None``; the words are built only for a refusal."""
+        owner = self.top[cell]
+        legal = owner < 0 or (owner == seat and not (self.nostack and self.stones[self.stacks[cell][-1]].kind == "s"))
+        if legal and not (check_druids and self._druid_on(cell)):
+            return None
         name = self.board.names[cell].upper()
         if check_druids and self._druid_on(cell):
             return f"druid in the way: a druid stands on {name}, and nothing can be placed on a druid"
-        owner = self.top[cell]
-        if owner >= 0 and owner != seat:
+        if owner != seat:
             return (
                 f"wrong colour beneath: {name}'s top stone is {self.colours[owner]}'s;"
                 " a sarsen goes on the ground or on your own colour"
             )
-        if self.options.get("nostack") and owner >= 0 and self.stones[self.stacks[cell][-1]].kind == "s":
-            return f"-nostack: a sarsen may not go directly on another sarsen ({name})"
-        return None
+        return f"-nostack: a sarsen may not go directly on another sarsen ({name})"
 
     def _lintel_problem(self, a: int, b: int, seat: int, check_druids: bool = True) -> str | None:
+        """Why ``seat`` may not lay a lintel from ``a`` to ``b``, or ``None``; words only for a refusal."""
+        middle = self.board.lines.get((a, b))
+        if middle is not None and check_druids and self._lintel_ok(a, middle, b, seat):
+            return None
         names = self.board.names
         span = f"{names[a].upper()}-{names[b].upper()}"
-        middle = self.board.lines.get((a, b))
         if middle is None:
             return f"a lintel spans three cells in a straight line, so its ends must be two cells apart ({span} is not)"
         if check_druids:
@@ -453,7 +502,7 @@ class DruidState(GameState):
             )
         if hm > h:
             return f"the middle {names[middle].upper()} ({hm} high) is higher than the ends ({h} high)"
-        if self.options.get("nogaps") and hm < h:
+        if self.nogaps and hm < h:
             return f"-nogaps: the middle {names[middle].upper()} must be as high as the ends (no gap under a lintel)"
         beneath = [self.top[a], self.top[b]] + ([self.top[middle]] if hm == h else [])
         own = beneath.count(seat)
@@ -487,13 +536,56 @@ class DruidState(GameState):
             return f"a druid only steps onto stones of its own colour, and {there_name} is {what}"
         return None
 
+    def random_move(self, rng: Any) -> Any:
+        """A uniformly random legal move of the player to move, for playouts and search: the same distribution
+        as ``rng.choice(list(state.legal_moves))``, without listing the moves. ``rng`` is a ``random.Random`` or a
+        :class:`rules.rng.Rng` (anything with ``randrange(n)``); the game's own generator is not touched.
+
+        Candidates (every cell, every line, every druid step, swap, pass) are drawn uniformly until one is legal;
+        pass always is, and after many refusals the legal moves are listed instead, so the draw stays uniform
+        and never loops long."""
+        seat = self.to_move
+        if seat is None:
+            raise IllegalMoveError("", "the game is over")
+        board = self.board
+        ncells, nlines = board.ncells, len(board.line_list)
+        steps = board.step_moves if self.walk and self.druids[seat] is not None else ()
+        nsteps = len(steps)
+        swap = self.ply == 1 and len(self.players) == 2 and self._swap_problem() is None
+        total = ncells + nlines + nsteps + swap + 1
+        draw = rng.randrange
+        for _ in range(2 * total):
+            pick = draw(total)
+            if pick < ncells:
+                if self._sarsen_ok(pick, seat):
+                    return board.sarsens[pick]
+                continue
+            pick -= ncells
+            if pick < nlines:
+                a, middle, b = board.line_list[pick]
+                if self._lintel_ok(a, middle, b, seat):
+                    return board.lintels[pick]
+                continue
+            pick -= nlines
+            if pick < nsteps:
+                there = board.step[self.druids[seat]][pick]  # type: ignore[index]
+                if there >= 0 and self.top[there] == seat:
+                    return steps[pick]
+                continue
+            return Swap() if swap and pick == nsteps else Pass()
+        moves = list(self.legal_moves)
+        return moves[draw(len(moves))]
+
     def _generate(self, seat: int) -> Iterator[Any]:
-        for cell in range(self.board.ncells):
-            if self._sarsen_problem(cell, seat) is None:
-                yield Sarsen(self.board.names[cell])
-        for a, _, b in self.board.line_list:
-            if self.height[a] and self.height[a] == self.height[b] and self._lintel_problem(a, b, seat) is None:
-                yield Lintel(self.board.names[a], self.board.names[b])
+        board = self.board
+        sarsen_ok, lintel_ok = self._sarsen_ok, self._lintel_ok
+        for cell, move in enumerate(board.sarsens):
+            if sarsen_ok(cell, seat):
+                yield move
+        height = self.height
+        for (a, middle, b), move in zip(board.line_list, board.lintels, strict=True):
+            if height[a] and lintel_ok(a, middle, b, seat):
+                yield move
         if self.walk and self.druids[seat] is not None:
             for direction in self.board.dirs:
                 if self._step_problem(Step(direction), seat) is None:

@@ -36,6 +36,11 @@ class Rng:
             if value < limit:
                 return value % n
 
+    def randrange(self, n: int) -> int:
+        """The same as :meth:`below`, under ``random.Random``'s name, so the rules' fast random-move APIs take
+        either generator."""
+        return self.below(n)
+
     def die(self, sides: int = 6) -> int:
         """Roll one die: a uniform integer in ``[1, sides]``."""
         return 1 + self.below(sides)

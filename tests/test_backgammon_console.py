@@ -193,7 +193,7 @@ async def test_a_dropped_double_ends_the_game_at_the_old_cube_value(session) -> 
     assert dropped.state.outcome().points == 1
     assert "alice refused the double: bob wins 1 point" in dropped.message
     texts = await history_texts(play, game_id)
-    assert texts[-2:] == ["bob: double", "alice: resign"]
+    assert texts[-2:] == ["bob: double", "alice: drop"]
 
 
 async def test_resigning_after_a_taken_double_scores_the_cube(session) -> None:

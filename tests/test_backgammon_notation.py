@@ -113,6 +113,19 @@ def test_a_compound_move_through_a_hit_or_not_is_ambiguous() -> None:
     assert str(state.parse_move("1-7,7-10")) == "1-7,7-10"
 
 
+def test_a_move_from_an_empty_point_or_bar_names_the_missing_checker_not_the_dice() -> None:
+    state = position(START_X, START_O, (3, 1))
+    for text, reason in {
+        "3-1": "3-1: you have no checker on point 3",
+        "B-20": "B-20: you have no checker on the bar",
+        "bar/22": "bar/22: you have no checker on the bar",
+        "3/1": "3/1: you have no checker on point 3",
+    }.items():
+        with pytest.raises(IllegalMoveError) as caught:
+            state.parse_move(text)
+        assert str(caught.value) == reason
+
+
 def test_refusals_say_why() -> None:
     state = position(START_X, START_O, (6, 5))
     cases = {
@@ -120,7 +133,11 @@ def test_refusals_say_why() -> None:
         "13-8,13-9": "13-9: that is a move of 4, and no die or sum of the dice you have left (6) makes 4",
         "13-7,13-7": "13-7: that is a move of 6, and no die or sum of the dice you have left (5) makes 6",
         "13-1": "that is a move of 12, and no die or sum of the dice you have left (6-5) makes 12",
-        "5-H,6-H": "5-H: you have no checker on 5",
+        "5-H,6-H": "5-H: you have no checker on point 5",
+        "3-1": "3-1: you have no checker on point 3",
+        "3:2": "3:2: you have no checker on point 3",
+        "2x3-1": "3-1: you have no checker on point 3",
+        "13-8,3-1": "3-1: you have no checker on point 3",
         "6-H,8-3": "6-H: you can bear off only when all 15 of your checkers are in your home board",
         "13-19,8-3": "13-19: that is the wrong direction for your checkers",
         "24-18,13-B": "13-B: a checker goes to the bar only when the opponent hits it",

@@ -20,17 +20,22 @@ from render.backgammon import (
     FRAME,
     HALF_H,
     HEIGHT,
+    HIT_MARK,
     MARGIN,
     POINT_DARK,
     POINT_LIGHT,
     TRAY_W,
     WIDTH,
+    _bar_slot,
     _slot_centre,
     _status,
+    render_image,
     render_png,
 )
+from render.colour_vision import closest_pair
 from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED
 from rules.backgammon import EKS, GAME, OHS, BackgammonState
+from rules.backgammon.movegen import BAR
 
 START_X = {1: 2, 12: 5, 17: 3, 19: 5}
 START_O = {24: 2, 13: 5, 8: 3, 6: 5}
@@ -67,18 +72,22 @@ def test_the_last_play_and_its_hit_are_drawn() -> None:
     state.push(state.parse_move("1-4*,12-18"))
     after = decode(render_png(state)).convert("RGB")
     assert state.last["steps"] and any(hit for _s, _d, hit in state.last["steps"])
-    # the hit mark is red over point 4, in the bottom right quarter
-    box = (WIDTH // 2, HEIGHT // 2, WIDTH, HEIGHT)
-    assert red_pixels(after.crop(box)) > 50 and red_pixels(before.crop(box)) == 0
+    # a burst round point 4, where the hit happened, under the hitting checker, which itself stays unmarked
+    burst = around(_slot_centre(4, 0), CHECKER)
+    assert pixels(after, burst, HIT_MARK, 10) > 150 and pixels(before, burst, HIT_MARK, 10) == 0
+    inner = around(_slot_centre(4, 0), CHECKER // 2 - 6)
+    assert pixels(after, inner, CHECKERS[EKS][0], 0) > 300 and pixels(after, inner, HIT_MARK, 60) == 0
+    # an arrow from there to the hit O checker waiting on the bar
+    (x0, y0), (x1, y1) = _slot_centre(4, 0), _bar_slot(OHS, 0)
+    assert state.points[OHS][BAR] == 1
+    for t in (0.45, 0.6, 0.75):
+        x, y = round(x0 + (x1 - x0) * t), round(y0 + (y1 - y0) * t)
+        assert pixels(after, (x - 2, y - 2, x + 3, y + 3), HIT_MARK, 10) > 0, t
     # a dashed ring where the checker left (1) and a full ring round where it arrived (18); 12 is not marked
     for point, level, marked in ((1, 0, True), (18, 0, True), (12, 4, False)):
         ring = pixels(after, around(_slot_centre(point, level), CHECKER // 2 + 2), HIGHLIGHT, 30)
         assert (ring > 40) == marked, (point, ring)
         assert pixels(before, around(_slot_centre(point, level), CHECKER // 2 + 2), HIGHLIGHT, 30) == 0
-
-
-def red_pixels(image: Image.Image) -> int:
-    return sum(n for n, (r, g, b) in image.getcolors(1 << 20) if r > 230 and g < 120 and b < 120)
 
 
 def test_a_finished_game_renders() -> None:
@@ -206,7 +215,7 @@ def test_the_status_line_says_whose_turn_and_what_is_asked() -> None:
     state.push(state.parse_move("8-5,6-5"))
     assert _status(state) == "bob to roll or double"
     state.push(state.parse_move("double"))
-    assert _status(state) == "bob doubles to 2: alice to take or drop"
+    assert _status(state) == "alice to take or drop: bob doubles to 2"  # whoever must act comes first
     state.push(state.parse_move("drop"))
     assert _status(state) == "bob wins 1 point"
 
@@ -217,7 +226,7 @@ def test_long_player_names_never_run_into_the_other_header_texts() -> None:
     state.manual, state.greedy, state.cube, state.cube_owner = [True, True], [True, True], 4, 1
     state.push(state.parse_move("8-5,6-5"))
     state.push(state.parse_move("double"))
-    image = picture(state)
+    image = render_image(state)  # the drawing itself: text colours before the PNG palette merges antialiasing shades
     status_row = image.crop((0, 3, WIDTH, 27))
     assert pixels(status_row, (0, 0, WIDTH, 24), HIGHLIGHT, 40) > 100
     assert pixels(status_row, (WIDTH - MARGIN + 1, 0, WIDTH, 24), HIGHLIGHT, 40) == 0  # inside the margin
@@ -226,3 +235,42 @@ def test_long_player_names_never_run_into_the_other_header_texts() -> None:
     bright = [x for x in range(WIDTH) for y in range(20) if x_row.getpixel((x, y))[0] > 200 and x > MARGIN + 20]
     muted = [x for x in range(MARGIN + 20, WIDTH) for y in range(20) if x_row.getpixel((x, y)) == MUTED]
     assert bright and muted and max(bright) < min(muted) - 8
+
+
+def ink_box(image: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> tuple[int, int]:
+    """Height of the area inked in ``colour`` (exactly) inside ``box``, and how many pixels it covers."""
+    region = image.crop(box)
+    mask = Image.new("L", region.size)
+    mask.putdata([255 if pixel == colour else 0 for pixel in region.get_flattened_data()])
+    bbox = mask.getbbox()
+    return (0 if bbox is None else bbox[3] - bbox[1]), sum(1 for v in mask.get_flattened_data() if v)
+
+
+def test_the_player_to_move_is_the_largest_text_in_the_header_with_their_disc() -> None:
+    state = BackgammonState.from_points(["alice", "bob"], START_X, START_O, (3, 1), "O")
+    image = render_image(state)
+    status_height, status_ink = ink_box(image, (MARGIN + 30, 0, WIDTH, 36), HIGHLIGHT)
+    for y in (52, 76):  # the two player rows
+        row_height, row_ink = ink_box(image, (MARGIN + 36, y - 12, WIDTH // 2, y + 12), FOREGROUND)
+        assert status_height >= 1.4 * row_height and status_ink > 1.5 * row_ink, (y, status_height, row_height)
+    # the disc before the status is the mover's (O, light); the arrowhead marks O's row, not X's
+    assert pixels(image, (MARGIN + 6, 14, MARGIN + 18, 26), CHECKERS[OHS][0], 0) > 60
+    assert pixels(image, (MARGIN, 70, MARGIN + 9, 82), HIGHLIGHT, 0) > 20
+    assert pixels(image, (MARGIN, 46, MARGIN + 9, 58), HIGHLIGHT, 0) == 0
+
+
+def test_the_result_takes_the_status_place_with_the_winners_disc() -> None:
+    state = BackgammonState.from_points(["alice", "bob"], {24: 15}, {2: 1, 1: 1}, (2, 1), "O")
+    state.push(state.parse_move("2-H,1-H"))
+    image = render_image(state)
+    assert _status(state).startswith("alice wins")
+    assert pixels(image, (MARGIN + 6, 14, MARGIN + 18, 26), CHECKERS[OHS][0], 0) > 60
+    assert ink_box(image, (MARGIN + 30, 0, WIDTH, 36), HIGHLIGHT)[0] >= 18
+
+
+def test_colours_that_carry_meaning_stay_apart_under_red_green_colour_blindness() -> None:
+    """X against O, and the hit burst against everything it is drawn on or next to, simulated for protanopia and
+    deuteranopia (and normal vision): at least Delta E 20 apart."""
+    assert closest_pair([CHECKERS[EKS][0], CHECKERS[OHS][0]])[0] > 20
+    for other in (FELT, POINT_DARK, POINT_LIGHT, HIGHLIGHT, CHECKERS[EKS][0], CHECKERS[OHS][0]):
+        assert closest_pair([HIT_MARK, other])[0] > 20, other

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.backgammon import GAME, BackgammonState, Double, NoMove, Play, Roll, Take, Toggle
+from rules.backgammon import GAME, BackgammonState, Double, Drop, NoMove, Play, Roll, Take, Toggle
 from rules.base import IllegalMoveError, OptionError, Resign, StateFormatError
 
 START_X = {1: 2, 12: 5, 17: 3, 19: 5}
@@ -208,7 +208,8 @@ def test_a_taken_double_doubles_the_cube_and_the_doubler_moves() -> None:
     assert state.to_move == 0
     with pytest.raises(IllegalMoveError, match="bob has doubled to 2"):
         state.parse_move("13-10")
-    assert set(state.legal_moves) == {Take(), Toggle(0, "greedy"), Toggle(0, "manual")}
+    assert set(state.legal_moves) == {Take(), Drop(), Toggle(0, "greedy"), Toggle(0, "manual")}
+    assert [state.move_text(move) for move in state.legal_moves][:2] == ["take", "drop"]
     assert state.parse_move("roll") == state.parse_move("take") == Take()  # pbmserv took by rolling
     assert state.move_text(Take()) == "take"
     events = play(state, "take")
@@ -224,11 +225,34 @@ def test_a_refused_double_loses_the_value_before_the_double() -> None:
     play(state, "8-5,6-5")
     play(state, "double")
     drop = state.parse_move("drop")
-    assert drop == Resign(0)
-    state.push(drop)
+    assert drop == Drop() and not isinstance(drop, Resign) and drop in state.legal_moves
+    assert state.move_text(drop) == "drop"
+    events = state.push(drop)
+    assert [(event.kind, event.text, event.player) for event in events] == [
+        ("drop", "alice refused the double: bob wins 2 points", 0)
+    ]
     outcome = state.outcome()
     assert outcome.winners == (1,) and outcome.points == 2
     assert outcome.reason == "alice refused the double: bob wins 2 points"
+    assert "resigned" not in state.text_board()
+
+
+def test_a_drop_logged_as_a_resignation_still_replays_to_the_same_result() -> None:
+    """Logs written before drop was a move of its own hold ``resign`` where the player dropped."""
+    dropped, old_log = manual_game(), manual_game()
+    for state in (dropped, old_log):
+        play(state, "8-5,6-5")
+        play(state, "double")
+    dropped.push(dropped.parse_move("drop"))
+    old_log.resign(0)
+    assert old_log.outcome() == dropped.outcome()
+
+
+def test_drop_without_a_double_is_refused() -> None:
+    state = manual_game()
+    play(state, "8-5,6-5")
+    with pytest.raises(IllegalMoveError, match="no double has been offered"):
+        state.parse_move("drop")
 
 
 def test_a_plain_resignation_scores_the_cube() -> None:

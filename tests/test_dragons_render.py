@@ -9,11 +9,12 @@ import time
 
 from PIL import Image
 
-from render.common import BACKGROUND, HIGHLIGHT, PLAYER_COLOURS
-from render.dragons import GAP_FILL, Layout, render_image, render_png
+from render.colour_vision import closest_pair
+from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, PLAYER_COLOURS
+from render.dragons import GAP_FILL, TILE_FILL, WIN_LOOP, Layout, render_image, render_png
 from rules import registry
 from rules.dragons import DragonsState
-from rules.dragons.tiles import EDGE_COLOURS
+from rules.dragons.tiles import DIRECTIONS, EDGE_COLOURS
 from rules.rng import Rng
 
 GAME = registry.get("dragons")
@@ -92,3 +93,48 @@ def test_finished_games_and_the_largest_pool_render_small_fast_and_opaque() -> N
 def test_an_empty_board_renders() -> None:
     image = decode(render_png(GAME.new(GAME.parse_options([], 2), ["alice", "bob"], 1)))
     assert image.width >= 500 and image.height >= 200
+
+
+def ink(image: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> tuple[int, int]:
+    """Height of the area inked exactly in ``colour`` inside ``box``, and how many pixels that is."""
+    region = image.crop(box)
+    inked = [i for i, pixel in enumerate(region.get_flattened_data()) if pixel == colour]
+    if not inked:
+        return 0, 0
+    rows = [i // region.width for i in inked]
+    return max(rows) - min(rows) + 1, len(inked)
+
+
+def test_the_player_to_move_is_the_largest_text_in_the_header_behind_their_colour() -> None:
+    state = played([], 5, stop_at=6)
+    image = render_image(state)
+    status_height, status_ink = ink(image, (40, 0, image.width, 40), HIGHLIGHT)
+    row_height, row_ink = ink(image, (30, 42, image.width // 2, 62), FOREGROUND)
+    assert status_height >= 1.5 * row_height and status_ink > 1.5 * row_ink, (status_height, row_height)
+    mover_fill = PLAYER_COLOURS[state.turn][0]
+    assert sum(1 for p in image.crop((10, 8, 40, 34)).get_flattened_data() if p == mover_fill) > 150
+
+
+def test_the_winning_loop_is_traced_at_the_end_of_the_game() -> None:
+    state = played([], 3)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners and "loop" in outcome.reason
+    [(colour, loop, _won)] = [entry for entry in state.loops if entry[2]]
+    assert colour == outcome.winners[0]
+    image = decode(render_png(state))
+    layout = Layout(state)
+    for i, cell in enumerate(loop):  # the trace crosses the middle of every edge between consecutive loop tiles
+        other = loop[(i + 1) % len(loop)]
+        edge = DIRECTIONS.index((other[0] - cell[0], other[1] - cell[1]))
+        assert image.getpixel(layout.pixel(cell, edge)) == WIN_LOOP, (cell, edge)
+    assert sum(1 for p in image.get_flattened_data() if p == WIN_LOOP) > 60 * len(loop)
+
+
+def test_band_and_loop_colours_stay_apart_under_red_green_colour_blindness() -> None:
+    fills = [PLAYER_COLOURS[seat][0] for seat in range(2)]
+    assert closest_pair(fills)[0] > 20
+    for colour in (*fills, TILE_FILL):
+        assert closest_pair([WIN_LOOP, colour])[0] > 20, colour
+        assert closest_pair([colour, BACKGROUND])[0] > 20 or colour == TILE_FILL
+    for fill in fills:
+        assert closest_pair([fill, TILE_FILL])[0] > 20

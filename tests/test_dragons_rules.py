@@ -429,3 +429,27 @@ def test_damaged_json_is_refused(damage: object) -> None:
     damage(raw)  # type: ignore[operator]
     with pytest.raises(StateFormatError):
         GAME.load(raw)
+
+
+# ---- move texts ----------------------------------------------------------------------------------------------
+
+
+def test_moves_are_listed_by_the_position_numbers_the_board_shows() -> None:
+    state, _ = play(["a1", "c2"])
+    board = state.text_board()
+    texts_now = [state.move_text(move) for move in state.legal_moves]
+    assert texts_now and all("@" not in text for text in texts_now)
+    for move, text in zip(state.legal_moves, texts_now, strict=True):
+        number = state.positions().index(move.cell) + 1
+        assert text == f"{move.letter}{number}"
+        assert state.parse_move(text) == move
+        assert state.parse_move(str(move)) == move, "the axial form is still read"
+    numbers = {int(text[1:]) for text in texts_now}
+    assert numbers == set(range(1, len(state.positions()) + 1))
+    for number in numbers:
+        assert f" {number}" in board
+
+
+def test_the_opening_tile_is_listed_as_position_one() -> None:
+    state = new()
+    assert [state.move_text(move) for move in state.legal_moves] == [f"{letter}1" for letter in "abcdefgh"]

@@ -256,6 +256,56 @@ def test_building_over_an_enemy_cuts_off_another_group():
     assert state.owner(1, 0) == 0 and state.height(1, 0) == 2
 
 
+KO_ROWS = [
+    ". . . . .",
+    ". x o . .",
+    "x o . o .",
+    ". x o . .",
+    ". . . . .",
+]
+
+
+def test_the_positions_seen_live_outside_the_snapshot_and_come_back_with_restore_memory():
+    state = setup(KO_ROWS, "-size=5")
+    play(state, "c3")
+    assert len(state.memory()) == 2 and state.memory()[-1] == state.hash
+    assert all(0 <= value < 1 << 64 for value in state.memory())
+    data = json.loads(json.dumps(state.to_json()))
+    assert data["version"] == 2 and "seen" not in data["board"]
+    loaded = registry.load_state(data)
+    assert loaded.memory() == [], "a state fresh from JSON knows no earlier position"
+    loaded.restore_memory(state.memory())
+    assert loaded.memory() == state.memory()
+    assert refused(loaded, "b3") == "it would repeat an earlier board position (superko)"
+    assert set(loaded.legal_moves) == set(state.legal_moves)
+    assert Place(((1, 2),)) not in loaded.legal_moves
+    play(state, "e1")
+    play(loaded, "e1")
+    assert loaded.memory() == state.memory() and loaded == state
+    with pytest.raises(StateFormatError, match="missing"):
+        registry.load_state(data).restore_memory(state.memory()[:1])
+
+
+def test_a_snapshot_of_format_1_loads_with_its_positions_seen():
+    state = setup(KO_ROWS, "-size=5")
+    play(state, "c3")
+    old = json.loads(json.dumps(state.to_json()))
+    old["version"] = 1
+    old["board"]["seen"] = [f"{value:016x}" for value in state.memory()]
+    loaded = registry.load_state(old)
+    assert loaded.memory() == state.memory()
+    assert refused(loaded, "b3") == "it would repeat an earlier board position (superko)"
+    assert loaded.to_json() == state.to_json(), "saved again, it is a format 2 snapshot"
+
+
+def test_games_without_superko_keep_no_memory():
+    state = setup(KO_ROWS, "-size=5", "-no_superko")
+    play(state, "c3")
+    assert state.memory() == []
+    with pytest.raises(StateFormatError):
+        state.restore_memory([state.hash])
+
+
 def test_superko_refuses_the_recapture_and_no_superko_allows_it():
     rows = [
         ". . . . .",

@@ -116,6 +116,7 @@ def play_game(players: int, seed: int, words: tuple[str, ...] = (), check_every:
         data = json.loads(json.dumps(state.to_json()))
         loaded = registry.load_state(data)
         assert loaded.to_json() == data
+        loaded.restore_memory(state.memory())  # the positions seen live beside the snapshot, as the store keeps them
         state = loaded
         steps += 1
         assert steps <= 2 * move_cap(state.size) + 10

@@ -365,6 +365,23 @@ def test_swap_exchanges_seats_and_keeps_the_board() -> None:
     assert "second move" in refusal(state, "swap")
 
 
+def test_swap_leaves_the_move_counter_alone() -> None:
+    """After c3, swap the next move is still move 2 (pbmserv, rules-notes R-5), in play, in JSON and on replay."""
+    state = new()
+    play(state, "c3")
+    assert state.ply == 1
+    play(state, "swap")
+    assert state.ply == 1, "the swap is not a move of its own"
+    assert "too late" in refusal(state, "swap")
+    restored = GAME.load(json.loads(json.dumps(state.to_json())))
+    assert restored.ply == 1 and restored == state
+    play(state, "d4")
+    assert state.ply == 2
+    replayed = new()
+    play(replayed, "c3", "swap", "d4")
+    assert replayed == state and replayed.players == ["bob", "ann"]
+
+
 def test_queued_resignation_follows_its_player_through_a_swap() -> None:
     state = new()
     play(state, "e5")
@@ -571,3 +588,12 @@ def test_text_board_stars_the_druids() -> None:
     text = hexed.text_board()
     assert "      *x*  .  *o*" in text and "  *y*" in text and "as in *x*" in text
     assert "*" not in new("-walk").text_board()
+
+
+def test_size_help_gives_the_range_of_each_board_shape() -> None:
+    line = GAME.options[0].describe()
+    assert line.startswith("-size=n (square 3..26, default 10; hex 3..13, default 5; Y 3..26, default 8)")
+    assert "3..26)" not in line
+    GAME.parse_options(["-hex", "-size=13"], 2)
+    with pytest.raises(OptionError, match=r"-size=14 is out of range for the hex board \(3..13\)"):
+        GAME.parse_options(["-hex", "-size=14"], 2)

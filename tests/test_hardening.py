@@ -406,3 +406,98 @@ def test_boards_are_written_atomically_beside_their_own_database(tmp_path: Path)
     assert one.read_bytes().startswith(b"\x89PNG") and two.read_bytes().startswith(b"\x89PNG")
     assert one.read_bytes() != two.read_bytes()  # different players: each database kept its own picture
     assert not [p for p in (tmp_path / "one-boards").iterdir() if p.name.endswith(".tmp")]
+
+
+def test_show_draws_a_board_only_when_the_picture_on_disk_is_not_already_of_this_position(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.sqlite3")
+    assert pbm(tmp_path, "do", "--db", db, "druid challenge alice bob").returncode == 0
+    probe = (
+        "import sys; from bot.cli import main; "
+        f"main(['do', '--db', {db!r}, 'druid show 1']); print('PIL' in sys.modules)"
+    )
+
+    def shown_with_pillow() -> bool:
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+        return done.stdout.strip().endswith("True")
+
+    assert not shown_with_pillow()  # the challenge drew this very position
+    assert pbm(tmp_path, "do", "--db", db, "--no-images", "druid move 1 alice c3").returncode == 0
+    assert shown_with_pillow()  # the position moved on: drawn again
+    assert not shown_with_pillow()
+    from PIL import Image
+
+    with Image.open(tmp_path / "c-boards" / "druid-1.png") as picture:
+        picture.load()  # the tagged file is a valid PNG
+        assert picture.text.get("pbm-state")
+
+
+# ---- 11, 12: swap and drop as the console shows them -------------------------------------------------------------
+
+
+async def test_swap_keeps_the_move_number(console: Console) -> None:
+    await console.run("druid challenge alice bob")
+    assert (await console.run("druid move 1 alice c3#1")).ok
+    swapped = await console.run("druid swap 1 bob")
+    assert swapped.ok and swapped.result.move_number == 1
+    assert (await console.run("druid move 1 alice d3#2")).ok
+
+
+async def test_a_dropped_double_is_announced_and_logged_as_drop(console: Console) -> None:
+    await console.run("backgammon challenge -force alice bob")
+    assert (await console.run("backgammon manual 1 bob")).ok
+    first = (await console.run("backgammon moves 1")).result.items[0]
+    assert (await console.run(f"backgammon move 1 alice {first}")).ok
+    assert (await console.run("backgammon double 1 bob")).ok
+    offered = (await console.run("backgammon moves 1")).result.items
+    assert "take" in offered and "drop" in offered
+    dropped = await console.run("backgammon drop 1 alice")
+    assert dropped.ok
+    assert dropped.result.message.splitlines()[0] == "alice refused the double: bob wins 1 point"
+    assert "resigned" not in dropped.result.message
+    history = (await console.run("backgammon history 1")).result.items
+    assert history[-1].endswith("alice: drop")
+
+
+# ---- 3, 4: games ended at once still show ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "start", ["backgammon challenge -force alice bob", "dragons challenge alice bob", "druid challenge -hex alice bob",
+              "drogo challenge alice bob carol"],
+)  # fmt: skip
+async def test_a_game_declined_at_once_shows_its_board_and_picture(tmp_path: Path, start: str) -> None:
+    store = await Store.open(tmp_path / "e.sqlite3")
+    console = Console(Actions(store, seed_source=lambda: 7), tmp_path / "boards")
+    game = start.split()[0]
+    assert (await console.run(start)).ok
+    declined = await console.run(f"{game} resign 1 alice")
+    assert declined.ok and "cancelled" in declined.result.message
+    for _ in range(2):  # and again: the stored game still loads and draws
+        shown = await console.run(f"{game} show 1")
+        assert shown.ok and shown.board_path is not None and shown.board_path.read_bytes().startswith(b"\x89PNG")
+        assert shown.result.board_text()
+    await store.close()
+
+
+async def test_drogo_positions_seen_are_kept_beside_the_snapshot_and_replay_exactly(tmp_path: Path) -> None:
+    """Superko's memory grows by one position a move in its own table, not in the snapshot; what is stored is
+    exactly what a replay of the log remembers (pbm check agrees)."""
+    from bot.maintenance import check
+
+    db = tmp_path / "k.sqlite3"
+    store = await Store.open(db)
+    console = Console(Actions(store, seed_source=lambda: 31), tmp_path / "boards", images=False)
+    await console.run("drogo challenge -size=4 alice bob")
+    for _ in range(30):
+        listed = (await console.run("drogo moves 1")).result
+        if listed.status != "active":
+            break
+        assert (await console.run(f"drogo move 1 {listed.to_move} {listed.items[len(listed.items) // 2]}")).ok
+    row = await store.load_game(1)
+    assert "seen" not in json.dumps(row.snapshot["board"]) and len(row.memory) > 25
+    report = await check(console.actions)
+    assert report.ok, report.lines()
+    await store.close()
+    again = await Store.open(db)
+    assert (await again.load_game(1)).memory == row.memory
+    await again.close()

@@ -1,10 +1,12 @@
-"""The architecture's import rule, checked on the source: imports point downward only (``bot -> data, render,
-rules``; ``render -> rules``), ``rules`` stays pure (no I/O, no asyncio, no Pillow, no clock, no global random), and
-nothing below ``bot.discord`` knows Discord. A violation names the file, the line and the import."""
+"""The architecture's import rule, checked on the source: imports point downward only (``bot -> ai, data, render,
+rules``; ``render -> rules``; ``ai -> rules``), ``rules`` stays pure (no I/O, no asyncio, no Pillow, no clock, no
+global random), and nothing below ``bot.discord`` knows Discord. A violation names the file, the line and the
+import."""
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,9 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: for each package, the top-level modules its code may not import (ours and third-party)
 FORBIDDEN = {
-    "rules": {"bot", "data", "render", "PIL", "aiosqlite", "asyncio", "discord", "sqlite3", "time", "random", "io"},
-    "render": {"bot", "data", "discord", "aiosqlite", "asyncio", "sqlite3"},
-    "data": {"bot", "render", "discord", "PIL"},
+    "rules": {"ai", "bot", "data", "render", "PIL", "aiosqlite", "asyncio", "discord", "sqlite3", "time", "random"}
+    | {"io"},
+    "render": {"ai", "bot", "data", "discord", "aiosqlite", "asyncio", "sqlite3"},
+    "data": {"ai", "bot", "render", "discord", "PIL"},
+    "ai": {"bot", "data", "render", "discord", "PIL", "aiosqlite", "asyncio", "sqlite3"},
     "bot": set(),
 }
 
@@ -43,6 +47,18 @@ def violations(package: str, forbidden: set[str]) -> list[str]:
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
 def test_imports_point_downward(package: str) -> None:
     assert violations(package, FORBIDDEN[package]) == []
+
+
+def test_computer_players_read_only_the_rules() -> None:
+    """``ai`` imports the standard library, ``rules``, itself and the optional gnubg-nn: nothing else."""
+    allowed = set(sys.stdlib_module_names) | {"ai", "rules", "gnubg_nn"}
+    found = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in sorted((ROOT / "ai").rglob("*.py"))
+        for line, module in imported_modules(path)
+        if module.split(".")[0] not in allowed
+    ]
+    assert found == []
 
 
 def test_only_the_discord_front_imports_discord() -> None:

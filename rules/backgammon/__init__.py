@@ -27,7 +27,6 @@ from rules.base import (
     Option,
     OptionError,
     Outcome,
-    Resign,
     StateFormatError,
 )
 from rules.rng import Rng
@@ -109,6 +108,15 @@ class Take:
 
     def __str__(self) -> str:
         return "take"
+
+
+@dataclass(frozen=True)
+class Drop:
+    """Refuse the offered double: the doubler wins at the cube value before the double (rules-notes R-6). A move
+    of its own, not a resignation, so the log and the announcement say what happened."""
+
+    def __str__(self) -> str:
+        return "drop"
 
 
 @dataclass(frozen=True)
@@ -246,6 +254,7 @@ class BackgammonState(GameState):
             yield from self.plays().values() or [NoMove()]
         elif self.phase == ANSWER:
             yield Take()
+            yield Drop()
         else:
             yield Roll()
             yield Double()
@@ -306,20 +315,20 @@ class BackgammonState(GameState):
         if word not in COMMANDS:
             tokenize(text)  # not notation at all: say so first, whoever sends it
         try:
-            seat = self.check_turn(player)
+            self.check_turn(player)
         except IllegalMoveError as exc:
             raise IllegalMoveError(text, exc.reason) from None
         if self.phase == ANSWER:
-            return self._parse_answer(text, word, seat)
+            return self._parse_answer(text, word)
         if self.phase == DECIDE:
             return self._parse_decide(text, word)
         return self._parse_play(text, word)
 
-    def _parse_answer(self, text: str, word: str, seat: int) -> Any:
+    def _parse_answer(self, text: str, word: str) -> Any:
         if word in ("roll", "take"):
             return Take()
         if word == "drop":
-            return Resign(seat)
+            return Drop()
         doubler = self.name(self.turn)
         raise IllegalMoveError(text, f"{doubler} has doubled to {self.cube * 2}: take it (or roll) or drop to refuse")
 
@@ -441,6 +450,8 @@ class BackgammonState(GameState):
             events = self._roll_command()
         elif isinstance(move, Take):
             events = self._take()
+        elif isinstance(move, Drop):
+            events = self._drop()
         elif isinstance(move, Double):
             events = self._double()
         elif isinstance(move, NoMove):
@@ -485,6 +496,21 @@ class BackgammonState(GameState):
         self.cube_owner = taker
         text = f"{self.name(taker)} took the double: the cube is at {self.cube}, owned by {self.name(taker)}"
         return [Event("take", text, taker, {"cube": self.cube}), *self._roll()]
+
+    def _drop(self) -> list[Event]:
+        if self.phase != ANSWER:
+            raise IllegalMoveError("drop", "no double has been offered to you")
+        outcome = self._refused_outcome()
+        self._finish(outcome)
+        dropper = 1 - self.turn
+        return [Event("drop", outcome.reason, dropper, {"points": outcome.points, "winner": self.turn})]
+
+    def _refused_outcome(self) -> Outcome:
+        """The doubler wins the cube value before the double (BG-5, R-6)."""
+        points = self.cube
+        unit = f"point{'s' if points > 1 else ''}"
+        reason = f"{self.name(1 - self.turn)} refused the double: {self.name(self.turn)} wins {points} {unit}"
+        return Outcome((self.turn,), reason, None, points)
 
     def _double(self) -> list[Event]:
         if self.phase != DECIDE or not self.may_double(self.turn):
@@ -561,14 +587,15 @@ class BackgammonState(GameState):
         return [Event("win", reason, seat, {"points": points, "kind": kind})]
 
     def _resign_outcome(self, player: int, winner: int) -> Outcome:
-        """A refused double scores the cube before doubling; any other resignation scores 1 x cube (BG-5)."""
+        """A resignation scores 1 x cube (BG-5). Resigning while answering a double is refusing it: logs written
+        before ``drop`` was a move of its own recorded a drop as ``resign``, and they replay to the same result."""
+        if self.phase == ANSWER and player == 1 - self.turn:
+            return self._refused_outcome()
         points = self.cube
         unit = f"point{'s' if points > 1 else ''}"
-        if self.phase == ANSWER and player == 1 - self.turn:
-            reason = f"{self.name(player)} refused the double: {self.name(winner)} wins {points} {unit}"
-        else:
-            reason = f"{self.name(player)} resigned: {self.name(winner)} wins {points} {unit}"
-        return Outcome((winner,), reason, None, points)
+        return Outcome(
+            (winner,), f"{self.name(player)} resigned: {self.name(winner)} wins {points} {unit}", None, points
+        )
 
     # ---- text board --------------------------------------------------------------------------------------
 
@@ -785,4 +812,4 @@ GAME = GameDef(
 )
 BackgammonState.game = GAME
 
-__all__ = ["GAME", "BackgammonState", "Double", "NoMove", "Play", "Roll", "Take", "Toggle"]
+__all__ = ["GAME", "BackgammonState", "Double", "Drop", "NoMove", "Play", "Roll", "Take", "Toggle"]

@@ -143,7 +143,7 @@ def step_problem(board: Board, me: list[int], src: int, die: int) -> str | None:
     if src == OFF:
         return "no checker can move from home: a checker borne off stays off"
     if not me[src]:
-        return "you have no checker on the bar" if src == BAR else f"you have no checker on {name(src)}"
+        return _no_checker(board, src)
     if me[BAR] and src != BAR:
         waiting = "your checker" if me[BAR] == 1 else f"your {me[BAR]} checkers"
         return f"you must bring {waiting} in from the bar first"
@@ -158,6 +158,10 @@ def step_problem(board: Board, me: list[int], src: int, die: int) -> str | None:
     if dest < 0 and src != high:
         return f"a {die} bears off from {name(src)} only when no checker of yours is farther from home"
     return None
+
+
+def _no_checker(board: Board, src: int) -> str:
+    return "you have no checker on the bar" if src == BAR else f"you have no checker on point {board.name(src)}"
 
 
 def apply_step(board: Board, me: list[int], hits: int, src: int, die: int) -> tuple[Step, int]:
@@ -211,6 +215,9 @@ class _Search:
         segment, src, dest = self.segments[index]
         label = self.label(segment)
         if segment.kind == "die":
+            if not me[src]:
+                self.fail(index, f"{label}{_no_checker(self.board, src)}")
+                return
             if segment.die not in dice:
                 self.fail(index, f"{label}there is no {segment.die} left to play (dice {_dice_text(dice)})")
                 return
@@ -224,6 +231,9 @@ class _Search:
                     return
             if problem := self._path_problem(src, dest):
                 self.fail(index, f"{label}{problem}")
+                return
+            if not me[src]:  # said before the dice: a missing checker is the real mistake, whatever the distance
+                self.fail(index, f"{label}{_no_checker(self.board, src)}")
                 return
             orders = [order for order in _die_orders(dice) if _reaches(order, src - dest, dest == OFF)]
             if not orders:

@@ -8,7 +8,7 @@ The loop measure lives in :func:`longest_loop` alone, so a different reading of 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from rules.dragons.tiles import DIRECTIONS, EDGE_REGION, REGIONS, Cell
@@ -49,6 +49,46 @@ class Dragon:
         return len(self.nodes)
 
 
+class BandForest:
+    """Union-find over the bands of the placed tiles, grown tile by tile (tiles are never removed). Its sets are
+    the dragons. Adding a tile says which of its bands closed a cycle: only the dragons holding those can have
+    a loop the move made, so the loop search looks at them alone, and at nothing when no cycle was closed."""
+
+    def __init__(self, crossed: bool) -> None:
+        self.parent: dict[Node, Node] = {}
+        self.reach = _REACH[crossed]
+        self.edge_region = EDGE_REGION[crossed]
+
+    def _root(self, node: Node) -> Node:
+        parent = self.parent
+        while (up := parent[node]) != node:
+            parent[node] = parent[up]  # path halving
+            node = up
+        return node
+
+    def add(self, tiles: Mapping[Cell, int], cell: Cell) -> list[Node]:
+        """Link the tile at ``cell`` to the tiles added before it; its bands whose links closed a cycle."""
+        q, r = cell
+        parent, root, edge_region = self.parent, self._root, self.edge_region
+        closed = []
+        for index, reach in enumerate(self.reach[tiles[cell]]):
+            node = parent[(cell, index)] = (cell, index)
+            for dq, dr, facing in reach:
+                other = (q + dq, r + dr)
+                if (other, 0) not in parent:
+                    continue
+                a, b = root(node), root((other, edge_region[tiles[other]][facing]))
+                if a == b:
+                    closed.append(node)
+                else:
+                    parent[a] = b
+        return closed
+
+    def root(self, node: Node) -> Node:
+        """The representative of the dragon holding ``node``: two bands are in one dragon when theirs agree."""
+        return self._root(node)
+
+
 class RegionGraph:
     """Read-only view of the placed tiles as per-colour region graphs."""
 
@@ -83,31 +123,42 @@ class RegionGraph:
         return out, open_ends
 
     def dragon(self, start: Node, seen: set[Node]) -> Dragon:
-        """The dragon containing ``start``; adds its nodes to ``seen``."""
+        """The dragon containing ``start``; adds its nodes to ``seen``. (:meth:`links`, inlined: this walk is the
+        bulk of a move's win test.)"""
         seen.add(start)
         stack = [start]
         adjacency: dict[Node, list[Node]] = {}
         degree_sum = 0
         open_ends = 0
+        tiles, reach, edge_region = self.tiles, self.reach, self.edge_region
         while stack:
             node = stack.pop()
-            linked, opened = self.links(node)
+            cell, index = node
+            q, r = cell
+            linked: list[Node] = []
+            for dq, dr, facing in reach[tiles[cell]][index]:
+                other = (q + dq, r + dr)
+                placement = tiles.get(other)
+                if placement is None:
+                    open_ends += 1
+                    continue
+                neighbour = (other, edge_region[placement][facing])
+                linked.append(neighbour)
+                if neighbour not in seen:
+                    seen.add(neighbour)
+                    stack.append(neighbour)
             adjacency[node] = linked
             degree_sum += len(linked)
-            open_ends += opened
-            for other in linked:
-                if other not in seen:
-                    seen.add(other)
-                    stack.append(other)
         return Dragon(self.colour(start), tuple(adjacency), degree_sum // 2, open_ends, adjacency)
 
-    def dragons_through(self, cells: Iterable[Cell]) -> list[Dragon]:
-        """Every dragon that has a band on one of ``cells`` (each once)."""
+    def dragons_through(self, cells: Iterable[Cell], keep: Callable[[Node], bool] | None = None) -> list[Dragon]:
+        """Every dragon that has a band on one of ``cells`` (each once), in the order the cells and their bands
+        come; with ``keep``, only the dragons of the bands it keeps."""
         seen: set[Node] = set()
         out = []
         for cell in cells:
             for node in self.nodes_on(cell):
-                if node not in seen:
+                if node not in seen and (keep is None or keep(node)):
                     out.append(self.dragon(node, seen))
         return out
 
@@ -168,40 +219,51 @@ def _longest_cycle(adjacency: dict[Node, list[Node]]) -> list[Node]:
 
 
 def _blocks(adjacency: dict[Node, list[Node]]) -> list[set[Node]]:
-    """The biconnected blocks of three or more nodes (Hopcroft-Tarjan with an edge stack, iterative)."""
-    order: dict[Node, int] = {}
-    low: dict[Node, int] = {}
+    """The biconnected blocks of three or more nodes (Hopcroft-Tarjan with an edge stack, iterative). Nodes are
+    numbered first (in the adjacency's order, so the blocks come in the same order): the walk then indexes
+    lists instead of hashing nested tuples."""
+    nodes = list(adjacency)
+    number = {node: i for i, node in enumerate(nodes)}
+    links = [[number[other] for other in adjacency[node]] for node in nodes]
+    order = [-1] * len(nodes)
+    low = [0] * len(nodes)
+    count = 0
     blocks: list[set[Node]] = []
-    for root in adjacency:
-        if root in order:
+    for root in range(len(nodes)):
+        if order[root] >= 0:
             continue
-        order[root] = low[root] = len(order)
-        edges: list[tuple[Node, Node]] = []
-        stack = [(root, None, iter(adjacency[root]))]
+        order[root] = low[root] = count
+        count += 1
+        edges: list[tuple[int, int]] = []
+        stack = [(root, -1, iter(links[root]))]
         while stack:
-            node, parent, links = stack[-1]
-            child = next(links, None)
+            node, parent, pending = stack[-1]
+            child = next(pending, None)
             if child is None:
                 stack.pop()
-                if parent is not None:
-                    low[parent] = min(low[parent], low[node])
+                if parent >= 0:
+                    if low[node] < low[parent]:
+                        low[parent] = low[node]
                     if low[node] >= order[parent]:
-                        block: set[Node] = set()
+                        block: set[int] = set()
                         while True:
                             a, b = edges.pop()
-                            block.update((a, b))
-                            if (a, b) == (parent, node):
+                            block.add(a)
+                            block.add(b)
+                            if a == parent and b == node:
                                 break
                         if len(block) >= 3:
-                            blocks.append(block)
+                            blocks.append({nodes[i] for i in block})
                 continue
             if child == parent:
                 continue
-            if child not in order:
-                order[child] = low[child] = len(order)
+            if order[child] < 0:
+                order[child] = low[child] = count
+                count += 1
                 edges.append((node, child))
-                stack.append((child, node, iter(adjacency[child])))
+                stack.append((child, node, iter(links[child])))
             elif order[child] < order[node]:
                 edges.append((node, child))
-                low[node] = min(low[node], order[child])
+                if order[child] < low[node]:
+                    low[node] = order[child]
     return blocks

@@ -16,7 +16,7 @@ from typing import Any
 
 from rules.base import Event, GameState, IllegalMoveError, LegalMoves, MoveSyntaxError, Outcome, StateFormatError
 from rules.dragons import options as opts
-from rules.dragons.graph import Dragon, RegionGraph
+from rules.dragons.graph import BandForest, Dragon, Node, RegionGraph
 from rules.dragons.tiles import (
     ALIASES,
     AUTO,
@@ -85,6 +85,8 @@ class DragonsState(GameState):
             self._set(CENTRE, START_SHOULDER, "start")
         elif self.options.get("start_tip"):
             self._set(CENTRE, START_TAIL, "start")
+        if self.tiles:
+            self.bands.add(self.tiles, CENTRE)
 
     def _reset(self) -> None:
         self.crossed = not self.options.get("tails")
@@ -106,6 +108,8 @@ class DragonsState(GameState):
         self.loops: list[tuple[int, list[Cell], bool]] = []
         #: this turn's numbered positions and the placements allowed at each (cached until the board changes)
         self._choices: dict[Cell, tuple[int, ...]] | None = None
+        #: the bands joined so far, to tell whether a move closed a cycle (see :meth:`_judge_loops`)
+        self.bands = BandForest(self.crossed)
 
     # ---- board bookkeeping ---------------------------------------------------------------------------------
 
@@ -200,6 +204,8 @@ class DragonsState(GameState):
                 found = {CENTRE: tuple(range(8))}
             elif self.gap_owed:
                 found = {cell: self.fits(cell) for cell in self.gaps}
+            elif self.must_complete:  # nothing can over-close a gap: what fits is allowed
+                found = {cell: FITS[closed][colours & closed] for cell, (closed, colours) in self.frontier.items()}
             else:
                 found = {cell: self._allowed(cell) for cell in self.frontier}
             self._choices = {cell: found[cell] for cell in sorted(found, key=screen_key) if found[cell]}
@@ -249,6 +255,19 @@ class DragonsState(GameState):
         for cell, placements in self.choices().items():
             for placement in placements:
                 yield Place(LETTERS[placement], cell[0], cell[1])
+
+    def random_move(self, rng: Any) -> Place:
+        """A uniformly random legal move of the player to move, for playouts and search: the same distribution
+        as ``rng.choice(list(state.legal_moves))``, drawn from the open positions' allowed tiles without building
+        the move list. ``rng`` is a ``random.Random`` or a :class:`rules.rng.Rng` (anything with ``randrange``)."""
+        if self._outcome is None:
+            choices = self.choices()
+            pick = rng.randrange(sum(map(len, choices.values())) or 1)
+            for cell, placements in choices.items():
+                if pick < len(placements):
+                    return Place(LETTERS[placements[pick]], cell[0], cell[1])
+                pick -= len(placements)
+        raise IllegalMoveError("", "there is no legal move: the game is over")
 
     def _contains(self, move: object) -> bool:
         return (
@@ -308,6 +327,19 @@ class DragonsState(GameState):
             raise IllegalMoveError(text, reason)
         return Place(letter, cell[0], cell[1])
 
+    def move_text(self, move: Any) -> str:
+        """A placement as the board shows it this turn: tile letter and position number (``d3``); the absolute
+        ``d@q,r`` only for a cell that has no number now."""
+        if isinstance(move, Place) and self._outcome is None:
+            number = self._numbers().get(move.cell)
+            if number is not None:
+                return f"{move.letter}{number}"
+        return str(move)
+
+    def _numbers(self) -> dict[Cell, int]:
+        """Open position -> its number on this turn's board."""
+        return {cell: number for number, cell in enumerate(self.choices(), 1)}
+
     def _numbered(self, text: str, number: int) -> Cell:
         cells = self.positions()
         if not 1 <= number <= len(cells):
@@ -328,12 +360,15 @@ class DragonsState(GameState):
         name = self._name(seat)
         self._set(move.cell, move.placement, "move")
         autos = self._cascade(move.cell)
+        cycled = self.bands.add(self.tiles, move.cell)
+        for cell, _ in autos:
+            cycled += self.bands.add(self.tiles, cell)
         self.last = {"seat": seat, "cell": move.cell, "placement": move.placement, "autos": autos}
         events = [Event("place", f"{name} placed {move}", seat, {"cell": list(move.cell), "letter": move.letter})]
         for order, (cell, placement) in enumerate(autos, 1):
             text = f"Auto move {order}: {LETTERS[placement]}@{_cell_text(cell)}"
             events.append(Event("auto", text, seat, {"cell": list(cell), "letter": LETTERS[placement], "order": order}))
-        outcome = self._judge([move.cell, *(cell for cell, _ in autos)])
+        outcome = self._judge([move.cell, *(cell for cell, _ in autos)], cycled)
         if outcome is None and self.remaining <= 0:
             outcome = self._final()
         if outcome is not None:
@@ -356,15 +391,25 @@ class DragonsState(GameState):
         """A completed dragon is a closed one (no open ends) with enough holes (rules-notes D9)."""
         return dragon.closed and dragon.holes >= self.num_eyes
 
-    def _judge(self, cells: list[Cell]) -> Outcome | None:
-        """The win test after a whole move, on the dragons that move touched (the others did not change)."""
+    def _judge(self, cells: list[Cell], cycled: list[Node]) -> Outcome | None:
+        """The win test after a whole move, on the dragons that move touched (the others did not change).
+        ``cycled`` are the move's bands that closed a cycle: with one eye needed only loops the move made count,
+        and those lie in the dragons of these bands, so the loop search looks at those dragons alone (none: no
+        search). The dragons come in the same order either way, so the loops found are the same."""
         self.loops = []
         if self.goal in opts.SCORED_GOALS:
             return None
         graph = RegionGraph(self.tiles, self.crossed)
-        dragons = graph.dragons_through(cells)
         if self.goal in LOOP_GOALS:
+            if self.num_eyes > 1:
+                return self._judge_loops(graph, graph.dragons_through(cells), cells)
+            if not cycled:
+                return None
+            root = self.bands.root
+            roots = {root(node) for node in cycled}
+            dragons = graph.dragons_through(cells, lambda node: root(node) in roots)
             return self._judge_loops(graph, dragons, cells)
+        dragons = graph.dragons_through(cells)
         best = [max((d.holes for d in dragons if d.colour == c and self._complete(d)), default=-1) for c in (0, 1)]
         if self.goal == "end_single":
             if (best[0] >= 0) == (best[1] >= 0):
@@ -464,6 +509,8 @@ class DragonsState(GameState):
                 marks[cell] = "+" + LETTERS[placement]
         for number, cell in enumerate(self.positions() if self._outcome is None else [], 1):
             marks[cell] = ("!" if cell in self.gaps and self.gap_owed else "") + str(number)
+        if not marks:
+            return ["No tile was placed."]  # a game declined or resigned before its first tile
         qs = [q for q, _ in marks]
         rows = [screen_key(cell)[0] for cell in marks]
         q0, row0 = min(qs), min(rows)
@@ -524,6 +571,7 @@ class DragonsState(GameState):
             if self.tiles and self._refusal_on_load(cell, placement):
                 raise StateFormatError(f"tile {letter}@{q},{r} does not fit the board")
             self._set(cell, placement, source)
+            self.bands.add(self.tiles, cell)
         self.gaps = {cell for cell in self.frontier if self.kind(cell) == GAP}
         if int(data["remaining"]) != self.remaining:
             raise StateFormatError(f"pool count {data['remaining']} does not match the {len(self.tiles)} tiles placed")

@@ -1,0 +1,256 @@
+"""Druid for the tree search: move ranking, and playouts that fill the bare ground.
+
+A playout copies the position's top owners into plain lists, applies the pending tree moves, then fills every
+bare, druid-free ground cell with a sarsen of the player in turn, and reads who is connected. Only the ground is
+filled because lintels and stacks rarely change who owns a cell in random play, and a full fill is the
+classic cheap playout of connection games (it equals random play to the end when nobody may cover a cell).
+The fill is *connection-seeking*: each player looks at up to three random empty cells and takes the first one
+that touches a cell of its own colour, else the last one looked at.
+
+Whoever's goal the filled board satisfies wins the playout; several (rare: paths of different players cross)
+share it, none (the square board's four-way connectivity allows a mutual block) gives a draw. In Druid's Walk
+a druid races along its own colour: the seat with the shortest walk to its target edge wins, a druid not yet
+on the board walking from its own edge; equal walks go to the player who moves first.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from rules.druid import Lintel, Pass, Sarsen, Step, Swap
+
+#: look at up to this many random empty cells for one touching your own colour
+TRIES = 3
+
+
+class DruidModel:
+    expand_at = 3
+    rave = True
+
+    def key(self, state: Any, move: Any) -> int | None:
+        """A sarsen on bare ground claims its cell; other moves get no RAVE value."""
+        if isinstance(move, Sarsen):
+            cell = state.board.index[move.cell]
+            return cell if state.height[cell] == 0 else None
+        return None
+
+    def moves(self, state: Any) -> list[Any]:
+        """Legal moves, passing only when nothing else is legal; ranked by contact with own and enemy stones,
+        lintels that cover enemy tops first."""
+        board = state.board
+        seat = state.to_move
+        top = state.top
+        neighbours = board.neighbours
+        scored: list[tuple[float, int, Any]] = []
+        fallback = None
+        for order, move in enumerate(state.legal_moves):
+            if isinstance(move, Pass):
+                fallback = move
+                continue
+            if isinstance(move, Sarsen):
+                cell = board.index[move.cell]
+                score = 1.0 if top[cell] < 0 else 0.0
+                score += sum(0.6 if top[n] == seat else 0.3 if top[n] >= 0 else 0.0 for n in neighbours[cell])
+            elif isinstance(move, Lintel):
+                a, b = board.index[move.a], board.index[move.b]
+                cells = (a, board.lines[(a, b)], b)
+                score = 0.5 + sum(1.5 for c in cells if top[c] not in (-1, seat))
+            elif isinstance(move, Swap):
+                score = 2.0
+            else:  # a druid step
+                score = 1.5
+            scored.append((-score, order, move))
+        scored.sort(key=lambda item: (item[0], item[1]))
+        return [move for _, _, move in scored] or [fallback]
+
+    def screen(self, state: Any, moves: list[Any]) -> list[Any]:
+        """A move that wins at once (joins the mover's sides, or brings its druid home) is played alone."""
+        seat = state.turn
+        active = state.active_seats()
+        for move in moves:
+            if isinstance(move, Pass | Swap):
+                continue
+            top, druids, targets = list(state.top), list(state.druids), list(state.targets)
+            _apply(state, top, druids, targets, move, seat)
+            if state.walk:
+                if _walk_winner(state, top, druids, targets, seat, active, arrived_only=True) == seat:
+                    return [move]
+            elif _connected(state, top, seat):
+                return [move]
+        return moves
+
+    def permutation(self, state: Any, move: Any) -> list[int] | None:
+        return [1, 0] if isinstance(move, Swap) else None
+
+    def rollout(self, state: Any, moves: Sequence[Any], rng: random.Random) -> tuple[list[float], list[int]]:
+        board = state.board
+        top = list(state.top)
+        druids = list(state.druids)
+        targets = list(state.targets)
+        seat = state.turn
+        active = state.active_seats()
+        seats = len(state.players)
+        for move in moves:
+            seat = _apply(state, top, druids, targets, move, seat)
+            if state.walk:
+                winner = _walk_winner(state, top, druids, targets, seat, active, arrived_only=True)
+                if winner is not None:
+                    return _reward(seats, [winner]), top
+            elif _connected(state, top, _previous(active, seat)):
+                return _reward(seats, [_previous(active, seat)]), top
+        blocked = {cell for cell in druids if cell is not None}
+        empty = [cell for cell in range(board.ncells) if top[cell] < 0 and cell not in blocked]
+        neighbours = board.neighbours
+        order = active[active.index(seat) :] + active[: active.index(seat)] if seat in active else active
+        turn = 0
+        below = rng.randrange
+        while empty:
+            mover = order[turn % len(order)]
+            turn += 1
+            pick = below(len(empty))
+            for _ in range(TRIES - 1):
+                if any(top[n] == mover for n in neighbours[empty[pick]]):
+                    break
+                pick = below(len(empty))
+            cell = empty[pick]
+            empty[pick] = empty[-1]
+            empty.pop()
+            top[cell] = mover
+        if state.walk:
+            winner = _walk_winner(state, top, druids, targets, order[0], active, arrived_only=False)
+            return _reward(seats, [] if winner is None else [winner]), top
+        return _reward(seats, [s for s in active if _connected(state, top, s)]), top
+
+
+def _previous(active: list[int], seat: int) -> int:
+    """The seat that moved just before ``seat``."""
+    return active[(active.index(seat) - 1) % len(active)] if seat in active else seat
+
+
+def _apply(state: Any, top: list[int], druids: list, targets: list, move: Any, seat: int) -> int:
+    """Apply a tree move to the light copy; returns the seat to move next."""
+    board = state.board
+    if isinstance(move, Sarsen):
+        top[board.index[move.cell]] = seat
+        cells: tuple[int, ...] = (board.index[move.cell],)
+    elif isinstance(move, Lintel):
+        a, b = board.index[move.a], board.index[move.b]
+        cells = (a, board.lines[(a, b)], b)
+        for cell in cells:
+            top[cell] = seat
+    elif isinstance(move, Step):
+        here = druids[seat]
+        druids[seat] = board.step[here][board.dirs.index(move.direction)]
+        cells = ()
+    elif isinstance(move, Swap):
+        return 1
+    else:
+        cells = ()
+    if state.walk and druids[seat] is None:
+        for cell in cells:
+            for edge, target in _edges(state, seat):
+                if board.sides[edge] >> cell & 1 and druids[seat] is None:
+                    druids[seat], targets[seat] = cell, target
+    active = state.active_seats()
+    return active[(active.index(seat) + 1) % len(active)] if seat in active else seat
+
+
+def _edges(state: Any, seat: int) -> list[tuple[str, str]]:
+    first, second = state.goals[seat][0]
+    return [(first, second), (second, first)]
+
+
+def _mask(top: list[int], seat: int) -> int:
+    mask = 0
+    for cell, owner in enumerate(top):
+        if owner == seat:
+            mask |= 1 << cell
+    return mask
+
+
+def _flood(nbr: tuple[int, ...], own: int, seed: int) -> int:
+    group = frontier = seed & own
+    while frontier:
+        grow = 0
+        while frontier:
+            low = frontier & -frontier
+            grow |= nbr[low.bit_length() - 1]
+            frontier ^= low
+        frontier = grow & own & ~group
+        group |= frontier
+    return group
+
+
+def _connected(state: Any, top: list[int], seat: int) -> bool:
+    """Whether ``seat``'s tops satisfy one of its goals (a group touching every side of a goal set)."""
+    board = state.board
+    own = _mask(top, seat)
+    sides = board.sides
+    for goal in state.goals[seat]:
+        first = sides[goal[0]] & own
+        while first:
+            low = first & -first
+            group = _flood(board.nbr_mask, own, low)
+            if all(group & sides[side] for side in goal):
+                return True
+            first &= ~group
+    return False
+
+
+def _walk_length(state: Any, top: list[int], start: int, target: int, seat: int) -> int | None:
+    """Steps along ``seat``'s tops from the cells of ``start`` (a mask) to the side mask ``target``."""
+    board = state.board
+    own = _mask(top, seat)
+    reached = start & own
+    steps = 0
+    while reached:
+        if reached & target:
+            return steps
+        grow = 0
+        frontier = reached
+        while frontier:
+            low = frontier & -frontier
+            grow |= board.nbr_mask[low.bit_length() - 1]
+            frontier ^= low
+        new = grow & own & ~reached
+        if not new:
+            return None
+        reached |= new
+        steps += 1
+    return None
+
+
+def _walk_winner(
+    state: Any, top: list[int], druids: list, targets: list, first: int, active: list[int], arrived_only: bool
+) -> int | None:
+    """Walk: a druid standing on its target edge wins at once; otherwise (after a fill) the shortest walk wins."""
+    sides = state.board.sides
+    best: tuple[int, int] | None = None
+    winner = None
+    order = active[active.index(first) :] + active[: active.index(first)] if first in active else active
+    for rank, seat in enumerate(order):
+        cell = druids[seat]
+        if cell is not None and sides[targets[seat]] >> cell & 1:
+            return seat
+        if arrived_only:
+            continue
+        if cell is not None:
+            length = _walk_length(state, top, 1 << cell, sides[targets[seat]], seat)
+        else:
+            lengths = [
+                _walk_length(state, top, sides[edge], sides[target], seat) for edge, target in _edges(state, seat)
+            ]
+            found = [n for n in lengths if n is not None]
+            length = min(found) + 1 if found else None
+        if length is not None and (best is None or (length, rank) < best):
+            best, winner = (length, rank), seat
+    return winner
+
+
+def _reward(seats: int, winners: list[int]) -> list[float]:
+    if not winners:
+        return [1.0 / seats] * seats
+    share = 1.0 / len(winners)
+    return [share if seat in winners else 0.0 for seat in range(seats)]

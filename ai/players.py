@@ -1,0 +1,66 @@
+"""Dispatch: which engine plays which game, and how hard each level tries.
+
+Efforts are counted in playouts (tree-search games) so that a level plays the same on any machine; the
+wall-clock cap passed in only stops a search that would run too long. The numbers were chosen so that a
+200-game match between levels fits in well under an hour on two cores (see BENCHMARKS.md for the
+playout rates they imply).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from ai import Decision
+from ai.search import Model, search
+
+#: playouts per move for each tree-search game and level
+EFFORT: dict[str, dict[int, int]] = {
+    "druid": {1: 30, 2: 150, 3: 500},
+    "drogo": {1: 8, 2: 30, 3: 100},
+    "dragons": {1: 30, 2: 120, 3: 500},
+}
+
+
+def rng_for(seed: int, move_number: int, level: int) -> random.Random:
+    """The generator of one choice: the same game seed and move number give the same choice."""
+    return random.Random(f"pbm-ai:{seed}:{move_number}:{level}")
+
+
+def model_for(name: str, level: int) -> Model:
+    if name == "druid":
+        from ai.druid import DruidModel
+
+        return DruidModel()
+    if name == "drogo":
+        from ai.drogo import DrogoModel
+
+        return DrogoModel(level)
+    if name == "dragons":
+        from ai.dragons import DragonsModel
+
+        return DragonsModel()
+    raise ValueError(f"no computer player for the game {name!r}")
+
+
+def decide_for(state: Any, level: int, *, seed: int, move_number: int, max_seconds: float) -> Decision:
+    name = state.game.name
+    rng = rng_for(seed, move_number, level)
+    deadline = time.monotonic() + max_seconds
+    if name == "backgammon":
+        from ai.backgammon import decide_backgammon
+
+        return decide_backgammon(state, level, rng, deadline)
+    forced = state.forced_move()
+    if forced is not None:
+        return Decision(state.move_text(forced), "the only move")
+    model = model_for(name, level)
+    move, root = search(state, model, EFFORT[name][level], rng, deadline)
+    text = state.move_text(move)
+    visits = sum(child.visits for child in root.children) or 1
+    best = next((child for child in root.children if child.move == move), None)
+    note = ""
+    if best is not None and best.visits:
+        note = f"{best.sums[root.seat] / best.visits:.0%} to win after {visits} playouts"
+    return Decision(text, note)

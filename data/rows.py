@@ -1,0 +1,92 @@
+"""The rows the store hands out: plain named tuples, immutable and cheap.
+
+This module deliberately does without ``from __future__ import annotations``: with string annotations,
+``typing.NamedTuple`` compiles every field's annotation at import, which made importing the store the largest part
+of a console command's start-up. Real annotations cost nothing here.
+"""
+
+from typing import Any, NamedTuple
+
+
+class GameRow(NamedTuple):
+    """One game as stored. ``snapshot`` is the parsed state JSON; ``players`` the seats at creation."""
+
+    id: int
+    type: str
+    options: dict[str, Any]
+    players: list[str]
+    seed: int
+    status: str
+    move_number: int
+    log_length: int
+    to_move: str | None
+    snapshot: dict[str, Any]
+    outcome: dict[str, Any] | None
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    created_at: float
+    updated_at: float
+    memory: tuple[int, ...] = ()
+
+
+class GameSummary(NamedTuple):
+    """What a listing shows of a game, read without parsing its snapshot. ``seats`` are the players in seat
+    order at the end (a swap may change them), known for finished games; ``players`` are the seats at creation."""
+
+    id: int
+    type: str
+    players: list[str]
+    status: str
+    move_number: int
+    to_move: str | None
+    outcome: dict[str, Any] | None
+    seats: list[str] | None
+
+
+class LogEntry(NamedTuple):
+    """One action appended to the move log: the move number after it, who acted, the canonical text, the
+    events it caused (JSON-able), and whether the server played it (``(Auto)``)."""
+
+    number: int
+    player_id: str | None
+    text: str
+    events: list[dict[str, Any]]
+    auto: bool = False
+
+
+class LogRow(NamedTuple):
+    """A logged action as read back: a :class:`LogEntry` with its place in the log and its time."""
+
+    number: int
+    player_id: str | None
+    text: str
+    events: list[dict[str, Any]]
+    auto: bool = False
+    seq: int = 0
+    created_at: float = 0.0
+
+
+class LogLine(NamedTuple):
+    """One logged action for a listing: ``events_json`` unparsed."""
+
+    number: int
+    player_id: str | None
+    text: str
+    auto: bool
+    events_json: str
+
+
+class ChallengeRow(NamedTuple):
+    id: int
+    type: str
+    options: list[str]
+    players: list[str]
+    accepted: list[str]
+    status: str
+    game_id: int | None
+    guild_id: int | None
+    channel_id: int | None
+    message_id: int | None
+    created_at: float
+    expires_at: float | None
