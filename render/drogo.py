@@ -140,7 +140,7 @@ def view_for(n: int) -> tuple[_View, int, int]:
 
 def render_png(state: DrogoState) -> bytes:
     """The board as a PNG: header with the status and the players, 3D view, flat map, and the last move below."""
-    return to_png(render_image(state))
+    return to_png(render_image(state), [HIGHLIGHT, MAP_LINE, MAP_EMPTY, GROUND])
 
 
 def render_image(state: DrogoState) -> Image.Image:

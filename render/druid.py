@@ -795,7 +795,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DruidState, head: Header) -> 
 
 
 def render_png(state: DruidState) -> bytes:
-    return to_png(render_scene(state)[0])
+    return to_png(render_scene(state)[0], [HIGHLIGHT, GROUND])
 
 
 def render_scene(state: DruidState) -> tuple[Image.Image, View]:

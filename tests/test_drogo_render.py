@@ -212,15 +212,15 @@ def centre_of(image: Image.Image, colour: tuple[int, int, int], box: tuple[int, 
 
 
 def test_the_3d_view_is_turned_like_the_map():
-    """With a stack on a1 (x), f1 (o) and a6 (y): in the 3D view as on the map, f1 lies to the right of a1 at
+    """With a stack on a1 (o), f1 (y) and a6 (z): in the 3D view as on the map, f1 lies to the right of a1 at
     about its height, and a6 above it, not to its side (the old view, seen from the a1 corner, put f1 up and
-    to the right and a6 up and to the left)."""
-    rows = ["y . . . . .", *[". . . . . ."] * 4, "x . . . . o"]
-    state = DrogoState.from_rows(GAME.parse_options([], 3), ["ann", "bob", "cy"], rows)
+    to the right and a6 up and to the left). Ivory is left out: the palette folds text into it."""
+    rows = ["z . . . . .", *[". . . . . ."] * 4, "o . . . . y"]
+    state = DrogoState.from_rows(GAME.parse_options([], 4), ["ann", "bob", "cy", "di"], rows)
     image = picture(state)
     split = int(map_origin(state)[0]) - 20
     for box in ((0, HEADER, split, image.height - 40), (split, HEADER, image.width, image.height - 40)):
-        a1, f1, a6 = (centre_of(image, PLAYER_COLOURS[seat][0], box) for seat in range(3))
+        a1, f1, a6 = (centre_of(image, PLAYER_COLOURS[seat][0], box) for seat in (1, 2, 3))
         assert f1[0] - a1[0] > 100 and abs(f1[1] - a1[1]) < 0.25 * (f1[0] - a1[0]), (a1, f1)
         assert a1[1] - a6[1] > 100 and abs(a6[0] - a1[0]) < 0.75 * (a1[1] - a6[1]), (a1, a6)
 
