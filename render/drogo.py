@@ -405,7 +405,8 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DrogoState, width: int) -> No
     while size > 16 and draw.textlength(text, font=font(size)) > room:
         size -= 1
     colour = FOREGROUND if state.outcome() is None else HIGHLIGHT
-    draw.text((x + chip + 12, y + chip / 2), text, font=font(size), fill=colour, anchor="lm")
+    indent = chip + 12 if seat is not None else 0
+    draw.text((x + indent, y + chip / 2), text, font=font(size), fill=colour, anchor="lm")
     if draw.textlength(text, font=font(size)) + title_w + 24 <= room:
         draw.text((width - MARGIN, y + chip / 2), title, font=font(15), fill=MUTED, anchor="rm")
     scores = state.scores()
