@@ -39,8 +39,20 @@ def seat_chip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
     """A player's colour square carrying the player's letter, so the legend never rests on colour alone."""
     fill, outline = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
     draw.rectangle(box, fill=fill, outline=outline, width=2)
-    size = max(9, round((box[3] - box[1]) * 0.72))
-    draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), letter, font=font(size), fill=ink_on(fill), anchor="mm")
+    mask = _letter_mask(letter, max(9, round((box[3] - box[1]) * 0.72)))
+    x = round((box[0] + box[2] - mask.width) / 2)
+    y = round((box[1] + box[3] - mask.height) / 2)
+    draw.bitmap((x, y), mask, fill=ink_on(fill))
+
+
+@lru_cache(maxsize=64)
+def _letter_mask(letter: str, size: int) -> Image.Image:
+    """A chip's letter as a mask cropped to its ink, rendered once (every picture draws the same few)."""
+    face = font(size)
+    left, top, right, bottom = face.getbbox(letter, anchor="mm")
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), letter, font=face, fill=255, anchor="mm")
+    return mask
 
 
 def wrap_text(text: str, size: int, room: float) -> list[str]:

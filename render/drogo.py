@@ -1,10 +1,13 @@
-"""Drogo boards: an isometric view of the stacks, seen from the a1 corner, beside a flat owner/height map.
+"""Drogo boards: an oblique view of the stacks from the front (a1 bottom left, columns to the right, rows going
+back), the same way round as the flat owner/height map beside it.
 
-In the 3D view every piece is a cube in its player's colour; the top face of each stack carries the stack's
-height, so the owner (the colour on top) and the count read at a glance. Tall stacks hide the cells behind
-them, which is why the flat map repeats every stack as owner colour plus height. The last placement is outlined
-in the highlight colour in both views; stacks the last move captured are drawn as highlighted wire frames in 3D
-and crossed out on the map.
+In the 3D view every piece is a cube in its player's colour, every face outlined, so a cube half buried in a
+stack still reads as a cube and not as a patch of floor; the top face of each stack carries the stack's height.
+Tall stacks hide cells behind them, which is why the flat map repeats every stack as owner colour, owner letter
+and height. The last placement is outlined in the highlight colour in both views and pointed at from above in
+3D (the pointer is drawn last, so a stack in front never hides it); stacks the last move captured are drawn as
+highlighted wire frames in 3D and crossed out on the map. The header leads with the player to move, or the
+result, in large type.
 """
 
 from __future__ import annotations
@@ -15,21 +18,43 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, PLAYER_COLOURS, font, to_png
+from render.common import (
+    BACKGROUND,
+    FOREGROUND,
+    HIGHLIGHT,
+    MUTED,
+    PLAYER_COLOURS,
+    font,
+    ink_on,
+    seat_chip,
+    to_png,
+    wrap_text,
+)
 from rules.drogo import COLOURS, DrogoState, cell_name
 
 Colour = tuple[int, int, int]
 Point = tuple[float, float]
 
-GROUND = (84, 90, 102)
-GROUND_LINE = (60, 64, 74)
+GROUND = (62, 67, 78)
+GROUND_LINE = (100, 107, 122)
 MAP_EMPTY = (58, 62, 72)
+MAP_LINE = (104, 110, 126)
 MARGIN = 28
-HEADER = 58
+STATUS_FONT = 26
+SEAT_FONT = 17
+#: the header: status line, then one row of seat chips
+HEADER = 96
 FOOTER = 30
 FOOTER_FONT = 15
 #: room for four players' names in the header on the smallest board
 MIN_WIDTH = 680
+#: the receding axis: one row back moves DX cell widths right and DY up; a level rises ``rise`` cell widths
+DX, DY = 0.42, 0.58
+RISE = 0.6
+#: the tallest possible stack (n levels) is drawn at most this many cell widths high
+TALLEST = 3.0
+#: how much each visible side face is darkened: front (looking down the rows), right
+FRONT_LIGHT, RIGHT_LIGHT = 0.84, 0.68
 
 
 @lru_cache(maxsize=512)
@@ -54,23 +79,23 @@ def _shade(colour: Colour, factor: float) -> Colour:
     return (int(r * factor), int(g * factor), int(b * factor))
 
 
-def _ink(fill: Colour) -> Colour:
-    """Black or white, whichever reads better on ``fill``."""
-    r, g, b = fill
-    return (20, 20, 20) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (250, 250, 250)
+def rise_for(n: int) -> float:
+    """A level's height in cell widths on an n x n board: a full stack (n high) stays within TALLEST."""
+    return min(RISE, TALLEST / n)
 
 
 @dataclass(frozen=True)
 class _View:
-    """Isometric projection: board x (columns) runs up-right, y (rows) up-left, z (levels) straight up; the
-    front corner of a1 sits at ``origin``."""
+    """Oblique projection: board x (columns) runs right, y (rows) back (up and a little right), z (levels) up, all
+    in cell widths of ``cell`` pixels; the front-left corner of a1 sits at ``origin``."""
 
     origin: Point
-    half: float
+    cell: float
+    rise: float
 
     def point(self, x: float, y: float, z: float) -> Point:
         ox, oy = self.origin
-        return (ox + (x - y) * self.half, oy - (x + y) * self.half / 2 - z * self.half)
+        return (ox + (x + DX * y) * self.cell, oy - (DY * y + self.rise * z) * self.cell)
 
     def top(self, col: int, row: int, z: float) -> list[Point]:
         return [
@@ -80,8 +105,8 @@ class _View:
             self.point(col, row + 1, z),
         ]
 
-    def south(self, col: int, row: int, z0: float, z1: float) -> list[Point]:
-        """The face looking down the rows (towards the viewer's right)."""
+    def front(self, col: int, row: int, z0: float, z1: float) -> list[Point]:
+        """The face looking down the rows, towards the viewer."""
         return [
             self.point(col, row, z0),
             self.point(col + 1, row, z0),
@@ -89,27 +114,39 @@ class _View:
             self.point(col, row, z1),
         ]
 
-    def west(self, col: int, row: int, z0: float, z1: float) -> list[Point]:
-        """The face looking down the columns (towards the viewer's left)."""
+    def right(self, col: int, row: int, z0: float, z1: float) -> list[Point]:
+        """The face looking along the columns, towards h, l (the viewer's right)."""
         return [
-            self.point(col, row, z0),
-            self.point(col, row + 1, z0),
-            self.point(col, row + 1, z1),
-            self.point(col, row, z1),
+            self.point(col + 1, row, z0),
+            self.point(col + 1, row + 1, z0),
+            self.point(col + 1, row + 1, z1),
+            self.point(col + 1, row, z1),
         ]
 
 
 def _sizes(n: int) -> tuple[int, int]:
-    """Half the width of a cube in the 3D view, and a map cell's side, for an n x n board."""
-    return max(16, min(44, 204 // n)), max(22, min(40, 264 // n))
+    """A cell's width in the 3D view, and a map cell's side, for an n x n board."""
+    return max(22, min(64, 290 // n)), max(28, min(40, 300 // n))
+
+
+def view_for(n: int) -> tuple[_View, int, int]:
+    """The 3D view of an n x n board placed in the picture, with the view's width and height."""
+    cell, _ = _sizes(n)
+    rise = rise_for(n)
+    view_w = round((n * (1 + DX)) * cell) + 40
+    view_h = round((n * DY + n * rise) * cell) + 56
+    return _View((MARGIN + 10, HEADER + view_h - 44), cell, rise), view_w, view_h
 
 
 def render_png(state: DrogoState) -> bytes:
-    """The board as a PNG: header with players and scores, 3D view, flat map, and the last move below."""
+    """The board as a PNG: header with the status and the players, 3D view, flat map, and the last move below."""
+    return to_png(render_image(state), [HIGHLIGHT, MAP_LINE, MAP_EMPTY, GROUND])
+
+
+def render_image(state: DrogoState) -> Image.Image:
     n = state.size
-    half, cell = _sizes(n)
-    view_w = 2 * n * half + half // 2
-    view_h = 2 * n * half + half + 24
+    _, cell = _sizes(n)
+    view, view_w, view_h = view_for(n)
     map_w = n * cell
     width = max(MIN_WIDTH, MARGIN + view_w + MARGIN + 24 + map_w + 24 + MARGIN)
     footer = footer_lines(state, width - 2 * MARGIN)
@@ -117,139 +154,178 @@ def render_png(state: DrogoState) -> bytes:
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     _draw_header(draw, state, width)
-    view = _View((MARGIN + half // 2 + n * half, HEADER + 2 * n * half), half)
     _draw_ground(draw, view, n)
     _draw_stacks(draw, view, state)
     _draw_captured(draw, view, state)
-    _draw_axis_labels(draw, view, n, max(11, half // 2 + 3))
-    map_x = MARGIN + view_w + MARGIN + 24
-    map_y = HEADER + (view_h - n * cell) / 2
-    _draw_map(draw, state, (map_x, map_y), cell)
+    _draw_pointers(draw, view, state)
+    _draw_axis_labels(draw, view, n, label_size(view))
+    _draw_map(draw, state, map_origin(state), cell)
     _draw_footer(draw, footer, height)
-    return to_png(image)
+    return image
+
+
+def map_origin(state: DrogoState) -> Point:
+    """The top-left corner of the flat map."""
+    n = state.size
+    _, cell = _sizes(n)
+    _, view_w, view_h = view_for(n)
+    return MARGIN + view_w + MARGIN + 24, HEADER + (view_h - n * cell) / 2
+
+
+def label_size(view: _View) -> int:
+    return max(11, min(18, round(view.cell * 0.34)))
 
 
 # ---- 3D view -------------------------------------------------------------------------------------------------
 
 
 def _draw_ground(draw: ImageDraw.ImageDraw, view: _View, n: int) -> None:
-    draw.polygon([view.point(0, 0, 0), view.point(n, 0, 0), view.point(n, n, 0), view.point(0, n, 0)], fill=GROUND)
+    """The board: a slab with every cell's outline, so empty cells read as a grid."""
+    corners = [view.point(0, 0, 0), view.point(n, 0, 0), view.point(n, n, 0), view.point(0, n, 0)]
+    drop = view.cell / 5
+    a, b, c = corners[0], corners[1], corners[2]
+    draw.polygon([a, b, (b[0], b[1] + drop), (a[0], a[1] + drop)], fill=_shade(GROUND, 0.7))
+    draw.polygon([b, c, (c[0], c[1] + drop), (b[0], b[1] + drop)], fill=_shade(GROUND, 0.55))
+    draw.polygon(corners, fill=GROUND)
     for k in range(n + 1):
         draw.line([view.point(k, 0, 0), view.point(k, n, 0)], fill=GROUND_LINE, width=1)
         draw.line([view.point(0, k, 0), view.point(n, k, 0)], fill=GROUND_LINE, width=1)
-    corner, right, left = view.point(0, 0, 0), view.point(n, 0, 0), view.point(0, n, 0)
-    drop = view.half / 3
-    for end, factor in ((right, 0.7), (left, 0.55)):
-        slab = [corner, end, (end[0], end[1] + drop), (corner[0], corner[1] + drop)]
-        draw.polygon(slab, fill=_shade(GROUND, factor))
 
 
 def _placed_cubes(state: DrogoState) -> set[tuple[int, int, int]]:
     return {tuple(piece) for piece in (state.last or {}).get("placed", [])}
 
 
-def _blocked(heights: list[int], n: int, x: float, y: float, z: float) -> bool:
+def _blocked(heights: list[int], n: int, rise: float, x: float, y: float, z: float) -> bool:
     """Whether the point (x, y, z) is hidden by a stack nearer the viewer. Every point on the line
-    (x - t, y - t, z + t), t > 0, projects to the same pixel, so the point is hidden exactly when that line runs
-    through a cube: through a cell whose stack is taller than the line's height where it enters the cell."""
+    (x + DX t, y - t, z + DY t / rise), t > 0, projects to the same pixel, so the point is hidden exactly when
+    that line runs through a cube: through a cell whose stack is taller than the line's height where it enters
+    the cell (the line only climbs)."""
+    climb = DY / rise
     t = 0.0
     while True:
-        col, row = math.floor(x - t), math.floor(y - t)
-        if col < 0 or row < 0:
+        px, py = x + DX * t, y - t
+        col, row = math.floor(px), math.floor(py)
+        if col >= n or row < 0 or px < 0 or py > n:
             return False
-        if col < n and row < n and heights[row * n + col] > z + t + 1e-9:
+        if col >= 0 and row < n and heights[row * n + col] > z + climb * t + 1e-9:
             return True
-        # the next cell boundary the line crosses
-        t = min(x - t - col, y - t - row) + t + 1e-9
+        # the next cell border the line crosses: the right side of this column or the front of this row
+        t += min((col + 1 - px) / DX, py - row) + 1e-9
 
 
-def label_hidden(heights: list[int], n: int, col: int, row: int, half_w: float, half_h: float) -> bool:
+def label_hidden(heights: list[int], n: int, rise: float, col: int, row: int, half_w: float, half_h: float) -> bool:
     """Whether any part of a label centred on the top face of the stack on (col, row) would be covered by a
-    stack in front of it. ``half_w`` and ``half_h`` are the label's half sizes on screen, in units of the view's
-    ``half``. Nine points of the label's box are tested (corners, edge middles, centre); a partly covered label is
-    left out rather than drawn cut, since the flat map beside the view gives every height anyway."""
+    stack in front of it. ``half_w`` and ``half_h`` are the label's half sizes on screen, in cell widths. Nine
+    points of the label's box are tested (corners, edge middles, centre); a partly covered label is left out
+    rather than drawn cut, since the flat map beside the view gives every height anyway."""
     z = heights[row * n + col]
     for dx in (-half_w, 0.0, half_w):
         for dy in (-half_h, 0.0, half_h):
-            # screen offset (dx, dy) at height z: x - y = dx and x + y = -2 dy (screen y grows downwards)
-            x = col + 0.5 + (dx - 2 * dy) / 2
-            y = row + 0.5 + (-dx - 2 * dy) / 2
-            if _blocked(heights, n, x, y, z):
+            # screen offset (dx, dy) at height z (screen y grows downwards): dx = x + DX y' and dy = -DY y'
+            back = -dy / DY
+            if _blocked(heights, n, rise, col + 0.5 + dx - DX * back, row + 0.5 + back, z):
                 return True
     return False
 
 
 def _draw_stacks(draw: ImageDraw.ImageDraw, view: _View, state: DrogoState) -> None:
-    """Paint stacks from the far corner to a1, each from the ground up, skipping faces a neighbour hides."""
+    """Paint stacks from the back row to the front, each row left to right, each stack from the ground up,
+    skipping faces a neighbour hides; every face is outlined so each cube keeps its shape."""
     n = state.size
     placed = _placed_cubes(state)
-    size = max(10, int(view.half * 0.62))
+    size = max(10, int(view.cell * 0.36))
     heights = [len(stack) for stack in state.stacks]
-    for depth in range(2 * n - 2, -1, -1):
-        for col in range(max(0, depth - n + 1), min(n, depth + 1)):
-            row = depth - col
+    # the tallest stack in each row and the rows before it: a label no stack there rises above is never hidden
+    before: list[int] = []
+    for row in range(n):
+        before.append(max(heights[row * n : row * n + n] + before[-1:]))
+    for row in range(n - 1, -1, -1):
+        for col in range(n):
             stack = state.stacks[row * n + col]
-            left = state.height(col - 1, row) if col > 0 else 0
+            right = state.height(col + 1, row) if col < n - 1 else 0
             front = state.height(col, row - 1) if row > 0 else 0
             for level, seat in enumerate(stack):
                 fill, outline = PLAYER_COLOURS[seat]
                 mark = (col, row, level) in placed
                 edge = HIGHLIGHT if mark else outline
                 width = 3 if mark else 1
-                if level >= left or mark:
+                if level >= right or mark:
                     draw.polygon(
-                        view.west(col, row, level, level + 1), fill=_shade(fill, 0.62), outline=edge, width=width
+                        view.right(col, row, level, level + 1),
+                        fill=_shade(fill, RIGHT_LIGHT),
+                        outline=edge,
+                        width=width,
                     )
                 if level >= front or mark:
                     draw.polygon(
-                        view.south(col, row, level, level + 1), fill=_shade(fill, 0.8), outline=edge, width=width
+                        view.front(col, row, level, level + 1),
+                        fill=_shade(fill, FRONT_LIGHT),
+                        outline=edge,
+                        width=width,
                     )
             if stack:
-                top_seat = stack[-1]
-                fill, outline = PLAYER_COLOURS[top_seat]
+                fill, outline = PLAYER_COLOURS[stack[-1]]
                 mark = (col, row, len(stack) - 1) in placed
                 face = view.top(col, row, len(stack))
                 draw.polygon(face, fill=fill, outline=HIGHLIGHT if mark else outline, width=3 if mark else 1)
                 text = str(len(stack))
                 _, half_w, half_h = _stamp(text, size)
-                if not label_hidden(heights, n, col, row, half_w / view.half, half_h / view.half):
-                    _label(draw, view.point(col + 0.5, row + 0.5, len(stack)), text, size, _ink(fill))
+                if before[row] <= len(stack) or not label_hidden(
+                    heights, n, view.rise, col, row, half_w / view.cell, half_h / view.cell
+                ):
+                    _label(draw, view.point(col + 0.5, row + 0.5, len(stack)), text, size, ink_on(fill))
 
 
 def _draw_captured(draw: ImageDraw.ImageDraw, view: _View, state: DrogoState) -> None:
-    """Wire frames where the last move captured stacks (their old height), so a removal is visible."""
+    """Wire frames where the last move captured stacks (their old height) and a cross on the ground, so a
+    removal is visible."""
     for col, row, stack in (state.last or {}).get("captured", []):
         h = len(stack)
-        outline = [
-            view.point(col, row, 0),
-            view.point(col + 1, row, 0),
-            view.point(col + 1, row, h),
-            view.point(col + 1, row + 1, h),
-            view.point(col, row + 1, h),
-            view.point(col, row + 1, 0),
-            view.point(col, row, 0),
-        ]
-        draw.line(outline, fill=HIGHLIGHT, width=2)
-        draw.line([view.point(col, row, h), view.point(col + 1, row, h)], fill=HIGHLIGHT, width=2)
-        draw.line([view.point(col, row, 0), view.point(col, row, h)], fill=HIGHLIGHT, width=2)
-        draw.line([view.point(col, row, h), view.point(col, row + 1, h)], fill=HIGHLIGHT, width=2)
+        low = view.top(col, row, 0)
+        high = view.top(col, row, h)
+        draw.line([*high, high[0]], fill=HIGHLIGHT, width=2)
+        draw.line([low[3], low[0], low[1], low[2]], fill=HIGHLIGHT, width=2)
+        for k in range(4):
+            draw.line([low[k], high[k]], fill=HIGHLIGHT, width=2)
         a, b = view.point(col + 0.2, row + 0.2, 0), view.point(col + 0.8, row + 0.8, 0)
         c, d = view.point(col + 0.8, row + 0.2, 0), view.point(col + 0.2, row + 0.8, 0)
         draw.line([a, b], fill=HIGHLIGHT, width=2)
         draw.line([c, d], fill=HIGHLIGHT, width=2)
 
 
+def pointer_tips(view: _View, state: DrogoState) -> list[Point]:
+    """Where the last placement's pointers point: the back edge of each placed stack's top, so the arrow does not
+    cover the height written on it."""
+    cells = {(col, row) for col, row, _ in (state.last or {}).get("placed", [])}
+    tips = []
+    for col, row in sorted(cells):
+        x, y = view.point(col + 0.5, row + 0.9, state.height(col, row))
+        tips.append((x, y - view.cell * 0.04))
+    return tips
+
+
+def _draw_pointers(draw: ImageDraw.ImageDraw, view: _View, state: DrogoState) -> None:
+    """A highlight arrowhead above each cube the last move placed, drawn after every stack, so a placement
+    behind a tall stack still shows."""
+    size = max(14.0, view.cell * 0.5)
+    half = size * 0.42
+    for x, y in pointer_tips(view, state):
+        arrow = [(x, y), (x - half, y - size), (x + half, y - size)]
+        draw.polygon(arrow, fill=HIGHLIGHT, outline=BACKGROUND, width=2)
+
+
 def axis_label_points(view: _View, n: int, size: int) -> list[tuple[str, Point]]:
-    """Where the coordinates go: each column letter straight below the middle of its cell's front-right face,
-    each row number straight below the middle of its cell's front-left face, clear of the board's slab. Straight
-    below, because the eye reads a label with the cubes above it; nothing stands in front of these edges."""
-    drop = view.half / 3 + max(size * 0.75, view.half * 0.4)
+    """Where the coordinates go: each column letter below the middle of its front cell's front edge, each row
+    number right of the middle of its rightmost cell's right edge. These are the two sides facing the viewer:
+    no stack stands in front of them, so none can cover them."""
+    drop = view.cell / 5 + size * 0.9
     points = []
     for k in range(n):
         x, y = view.point(k + 0.5, 0, 0)
         points.append((chr(ord("a") + k), (x, y + drop)))
-        x, y = view.point(0, k + 0.5, 0)
-        points.append((str(k + 1), (x, y + drop)))
+        x, y = view.point(n, k + 0.5, 0)
+        points.append((str(k + 1), (x + size * 0.9 + 4, y)))
     return points
 
 
@@ -262,21 +338,30 @@ def _draw_axis_labels(draw: ImageDraw.ImageDraw, view: _View, n: int, size: int)
 
 
 def _draw_map(draw: ImageDraw.ImageDraw, state: DrogoState, origin: Point, cell: int) -> None:
-    """Owner colour and height per cell, a1 bottom-left, coordinates on all four sides."""
+    """Owner colour, owner letter (top left, so colour is never the only cue) and height per cell, a1 bottom
+    left, coordinates on all four sides; grid lines light enough to show on an empty board."""
     n = state.size
     x0, y0 = origin
     placed = {(col, row) for col, row, _ in (state.last or {}).get("placed", [])}
     captured = {(col, row) for col, row, _ in (state.last or {}).get("captured", [])}
     size = max(10, int(cell * 0.5))
+    small = max(8, int(cell * 0.3))
     for row in range(n):
         for col in range(n):
             left, top = x0 + col * cell, y0 + (n - 1 - row) * cell
-            box = [left, top, left + cell, top + cell]
             owner = state.owner(col, row)
             fill = MAP_EMPTY if owner is None else PLAYER_COLOURS[owner][0]
-            draw.rectangle(box, fill=fill, outline=GROUND_LINE)
+            draw.rectangle([left, top, left + cell, top + cell], fill=fill, outline=MAP_LINE)
             if owner is not None:
-                _label(draw, (left + cell / 2, top + cell / 2), str(state.height(col, row)), size, _ink(fill))
+                ink = ink_on(fill)
+                _label(
+                    draw,
+                    (left + cell / 2 + cell * 0.08, top + cell / 2 + cell * 0.06),
+                    str(state.height(col, row)),
+                    size,
+                    ink,
+                )
+                _label(draw, (left + small * 0.55 + 2, top + small * 0.55 + 2), COLOURS[owner], small, ink)
             if (col, row) in captured:
                 pad = cell * 0.22
                 draw.line([left + pad, top + pad, left + cell - pad, top + cell - pad], fill=HIGHLIGHT, width=2)
@@ -292,26 +377,50 @@ def _draw_map(draw: ImageDraw.ImageDraw, state: DrogoState, origin: Point, cell:
         _label(draw, (x0 + n * cell + 12, y0 + (n - k - 0.5) * cell), number, label, MUTED)
 
 
+def status(state: DrogoState) -> tuple[int | None, str]:
+    """The header's large first line and the seat it concerns: who is to move, else the result in short (the
+    footer spells out the scores)."""
+    outcome = state.outcome()
+    if outcome is None:
+        seat = state.turn
+        return seat, f"{state.players[seat]} ({COLOURS[seat]}) to move"
+    if outcome.winners:
+        seat = outcome.winners[0]
+        return seat, f"Game over: {state.players[seat]} ({COLOURS[seat]}) wins"
+    return None, "Game over: cancelled" if outcome.cancelled else "Game over: a draw"
+
+
 def _draw_header(draw: ImageDraw.ImageDraw, state: DrogoState, width: int) -> None:
-    """Players in seat order: colour swatch, letter, name and score; the one to move is underlined (in the text
-    colour: the highlight colour is kept for the last move)."""
-    scores = state.scores()
-    x = MARGIN
-    for seat, name in enumerate(state.players):
-        fill, outline = PLAYER_COLOURS[seat]
-        draw.rectangle([x, 16, x + 18, 34], fill=fill, outline=outline)
-        short = name if len(name) <= 14 else name[:13] + "…"
-        label = f"{COLOURS[seat]} {short}  {scores[seat]}"
-        if seat in state.resigned:
-            label += " (resigned)"
-        draw.text((x + 26, 25), label, font=font(17), fill=FOREGROUND, anchor="lm")
-        text_w = draw.textlength(label, font=font(17))
-        if seat == state.to_move:
-            draw.line([x, 42, x + 26 + text_w, 42], fill=FOREGROUND, width=3)
-        x += int(26 + text_w + 28)
+    """The status first and largest, behind the concerned seat's lettered chip (in the highlight colour once the
+    game is over); then each seat's chip, name and score, the player to move pointed at."""
+    seat, text = status(state)
+    chip = STATUS_FONT + 4
+    x, y = MARGIN, 10
+    if seat is not None:
+        seat_chip(draw, (x, y, x + chip, y + chip), seat, COLOURS[seat])
+    size = STATUS_FONT
+    room = width - 2 * MARGIN - chip - 12
     title = f"Drogo {state.size}x{state.size}"
-    if x - 12 + draw.textlength(title, font=font(15)) <= width - MARGIN:
-        draw.text((width - MARGIN, 25), title, font=font(15), fill=MUTED, anchor="rm")
+    title_w = draw.textlength(title, font=font(15))
+    while size > 16 and draw.textlength(text, font=font(size)) > room:
+        size -= 1
+    colour = FOREGROUND if state.outcome() is None else HIGHLIGHT
+    indent = chip + 12 if seat is not None else 0
+    draw.text((x + indent, y + chip / 2), text, font=font(size), fill=colour, anchor="lm")
+    if draw.textlength(text, font=font(size)) + title_w + 24 <= room:
+        draw.text((width - MARGIN, y + chip / 2), title, font=font(15), fill=MUTED, anchor="rm")
+    scores = state.scores()
+    y = 56
+    for index, name in enumerate(state.players):
+        if index == state.to_move:
+            draw.polygon([(x + 10, y + 13), (x, y + 6), (x, y + 20)], fill=FOREGROUND)
+        seat_chip(draw, (x + 14, y + 4, x + 32, y + 22), index, COLOURS[index])
+        short = name if len(name) <= 14 else name[:13] + "…"
+        label = f"{short}  {scores[index]}"
+        if index in state.resigned:
+            label += " (resigned)"
+        draw.text((x + 40, y + 13), label, font=font(SEAT_FONT), fill=FOREGROUND, anchor="lm")
+        x += int(40 + draw.textlength(label, font=font(SEAT_FONT)) + 26)
 
 
 def _last_text(state: DrogoState) -> str:
@@ -331,27 +440,17 @@ def _last_text(state: DrogoState) -> str:
 
 
 def footer_lines(state: DrogoState, room: float) -> list[str]:
-    """The line(s) under the board: the result once the game is over, else the last move. A result too wide for
-    ``room`` pixels (four long names with their scores) breaks after its "; " parts, then between words, so it
-    is never cut off."""
+    """The line(s) under the board: the full result once the game is over, else the last move. A result too
+    wide for ``room`` pixels (four long names with their scores) breaks after its "; " parts, then between
+    words, so it is never cut off."""
     outcome = state.outcome()
     text = outcome.reason if outcome is not None else _last_text(state)
-    face = font(FOOTER_FONT)
-    if face.getlength(text) <= room:
+    if font(FOOTER_FONT).getlength(text) <= room:
         return [text]
     parts = text.split("; ")
     lines: list[str] = []
     for index, part in enumerate(parts):
-        if index < len(parts) - 1:
-            part += ";"
-        line = ""
-        for word in part.split(" "):
-            candidate = f"{line} {word}" if line else word
-            if line and face.getlength(candidate) > room:
-                lines.append(line)
-                candidate = word
-            line = candidate
-        lines.append(line)
+        lines.extend(wrap_text(part + (";" if index < len(parts) - 1 else ""), FOOTER_FONT, room))
     return lines
 
 

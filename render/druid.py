@@ -782,7 +782,8 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DruidState, head: Header) -> 
         seat_chip(draw, (x, y, x + chip, y + chip), head.seat, state.colours[head.seat])
     colour = FOREGROUND if state.outcome() is None else HIGHLIGHT
     for k, line in enumerate(head.status):
-        draw.text((x + chip + 10, y + chip / 2 + k * step), line, font=font(head.status_size), fill=colour, anchor="lm")
+        indent = chip + 10 if head.seat is not None else 0
+        draw.text((x + indent, y + chip / 2 + k * step), line, font=font(head.status_size), fill=colour, anchor="lm")
     y += len(head.status) * step + 8
     for seat, lines in enumerate(head.seats):
         box = (x + 19, y + 3, x + 33, y + 17)
@@ -795,7 +796,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DruidState, head: Header) -> 
 
 
 def render_png(state: DruidState) -> bytes:
-    return to_png(render_scene(state)[0])
+    return to_png(render_scene(state)[0], [HIGHLIGHT, GROUND])
 
 
 def render_scene(state: DruidState) -> tuple[Image.Image, View]:
