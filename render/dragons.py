@@ -309,7 +309,9 @@ def _open_cells(image: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout) -
             _stamp(image, (x, y + RADIUS * 0.62), f"{cell[0]},{cell[1]}", 9 * SCALE, MUTED)
 
 
-def _hexagon(image: Image.Image, centre: Point, size: float, fill: Colour | None, outline: Colour, width: int) -> None:
+def _hexagon(
+    image: Image.Image, centre: Point, size: float, fill: Colour | None, outline: Colour, width: int
+) -> None:
     """A hexagon of ``size`` times a tile's radius, from a cached sprite: Pillow draws a polygon's thick outline
     through a mask as large as the whole picture, which cost more than everything else on a big board."""
     sprite = _hexagon_sprite(size, fill, outline, width)
