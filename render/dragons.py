@@ -12,7 +12,7 @@ size and scaled down, which smooths the curves without an anti-aliasing library.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -37,6 +37,8 @@ TILE_LINE = (96, 102, 118)
 OPEN_LINE = (88, 94, 108)
 GAP_FILL = (84, 70, 30)
 WIN_LOOP = (70, 215, 235)
+#: colours only some positions show: a replay's palette holds them even if its sampled frames do not
+KEY_COLOURS = (WIN_LOOP, GAP_FILL, HIGHLIGHT, OPEN_LINE)
 SQRT3 = math.sqrt(3.0)
 
 
@@ -188,13 +190,12 @@ def render_png(state: DragonsState) -> bytes:
     return to_png(render_image(state), [WIN_LOOP])
 
 
-def replay_images(states: Sequence[DragonsState]) -> list[Image.Image]:
+def replay_images(states: Sequence[DragonsState]) -> Iterator[Image.Image]:
     """The boards of a replay, all laid out for the cells any of them shows, so that tiles keep their place from
     frame to frame (and a GIF stores only what changed). Tiles are only ever added in a game, so one drawing
     layer keeps the tiles placed so far and each frame pastes just the new ones; it is redrawn only if a state
     does not continue the one before."""
     extent = set().union(*(Layout(state).shown for state in states))
-    images = []
     layer: Image.Image | None = None
     placed: dict[Cell, int] = {}
     for state in states:
@@ -205,8 +206,7 @@ def replay_images(states: Sequence[DragonsState]) -> list[Image.Image]:
             if cell not in placed:
                 paste_tile(layer, placement, state.crossed, layout.centre(cell), RADIUS)
                 placed[cell] = placement
-        images.append(_finish(layer.copy(), state, layout))
-    return images
+        yield _finish(layer.copy(), state, layout)
 
 
 def render_image(state: DragonsState, extent: Iterable[Cell] = ()) -> Image.Image:
@@ -309,9 +309,7 @@ def _open_cells(image: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout) -
             _stamp(image, (x, y + RADIUS * 0.62), f"{cell[0]},{cell[1]}", 9 * SCALE, MUTED)
 
 
-def _hexagon(
-    image: Image.Image, centre: Point, size: float, fill: Colour | None, outline: Colour, width: int
-) -> None:
+def _hexagon(image: Image.Image, centre: Point, size: float, fill: Colour | None, outline: Colour, width: int) -> None:
     """A hexagon of ``size`` times a tile's radius, from a cached sprite: Pillow draws a polygon's thick outline
     through a mask as large as the whole picture, which cost more than everything else on a big board."""
     sprite = _hexagon_sprite(size, fill, outline, width)
