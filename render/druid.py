@@ -204,12 +204,13 @@ class View:
 def _draw_3d(image: Image.Image, view: View) -> None:
     draw = ImageDraw.Draw(image)
     state = view.state
+    levels = [{state.stones[k].level: k for k in stack} for stack in state.stacks]
     for cell in range(view.board.ncells):
-        draw.polygon(view.corners(cell, 0), fill=GROUND, outline=GROUND_LINE)
+        if 1 not in levels[cell]:  # a cell built on from the ground hides its floor entirely
+            draw.polygon(view.corners(cell, 0), fill=GROUND, outline=GROUND_LINE)
     _draw_rim(draw, state, lambda x, y: view.point(x, y, 0), view.s, stars=False)
     last = state.last.get("stone")
     last_cells = set(state.stones[last].cells) if last is not None else set()
-    levels = [{state.stones[k].level: k for k in stack} for stack in state.stacks]
     width = max(1, round(view.s / 22))
     for cell in view.lay.order:
         for number in state.stacks[cell]:
@@ -261,9 +262,12 @@ def _draw_voxel(
         edge, width = HIGHLIGHT, _last_width(view.s)
     lay = view.lay
     n = len(lay.polygon)
-    inside = [lay.across[cell][k] >= 0 and levels[lay.across[cell][k]].get(level) == number for k in range(n)]
+    across = lay.across[cell]
+    inside = [across[k] >= 0 and levels[across[k]].get(level) == number for k in range(n)]
+    # a face against a unit at the same level next door is painted over by it (drawn later, nearer the viewer)
+    covered = [across[k] >= 0 and levels[across[k]].get(level) is not None for k in range(n)]
     low, high = view.corners(cell, level - 1), view.corners(cell, level)
-    seen = [_visible(lay.normals[k]) and not inside[k] for k in range(n)]
+    seen = [_visible(lay.normals[k]) and not covered[k] for k in range(n)]
     for k in range(n):
         if seen[k]:
             j = (k + 1) % n
