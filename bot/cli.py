@@ -224,6 +224,17 @@ def _json_failure(message: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``pbm ARGS``; the exit code."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (``pbm do ... | head``): what ran is committed; say nothing more, and keep Python
+        # from complaining about stdout again at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_REFUSED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("do", "console"):
         try:
@@ -255,11 +266,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_ENVIRONMENT
         except KeyboardInterrupt:
             return 130
-        except BrokenPipeError:
-            # The reader went away (``pbm do ... | head``): the command has run and is committed; say nothing
-            # more, and keep Python from complaining about stdout again at exit.
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            return EXIT_REFUSED
     config = Config.from_env(token=args.token, db_path=args.db)
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
