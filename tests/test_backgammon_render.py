@@ -32,10 +32,10 @@ from render.backgammon import (
     render_image,
     render_png,
 )
-from render.colour_vision import closest_pair
 from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED
 from rules.backgammon import EKS, GAME, OHS, BackgammonState
 from rules.backgammon.movegen import BAR
+from tests.test_colour_vision import closest_pair
 
 START_X = {1: 2, 12: 5, 17: 3, 19: 5}
 START_O = {24: 2, 13: 5, 8: 3, 6: 5}

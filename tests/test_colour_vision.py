@@ -56,6 +56,12 @@ def delta_e(a: Colour, b: Colour, vision: str) -> float:
     return sum((p - q) ** 2 for p, q in zip(seen_lab(a, vision), seen_lab(b, vision), strict=True)) ** 0.5
 
 
+def closest_pair(colours: list[Colour]) -> tuple[float, str]:
+    """The smallest Delta E between any two of ``colours`` under any vision, and that vision (other pictures'
+    tests judge their colours with it)."""
+    return min((delta_e(a, b, vision), vision) for vision in MACHADO for a, b in itertools.combinations(colours, 2))
+
+
 def test_the_simulation_merges_what_it_should() -> None:
     """The matrices are the right way round: a red and an olive far apart in normal vision collapse for the
     deficiency they confuse (protanopes also see red darker, so their olive is darker); blue against yellow stays

@@ -9,13 +9,13 @@ import time
 
 from PIL import Image
 
-from render.colour_vision import closest_pair
 from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, PLAYER_COLOURS
 from render.dragons import GAP_FILL, TILE_FILL, WIN_LOOP, Layout, render_image, render_png
 from rules import registry
 from rules.dragons import DragonsState
 from rules.dragons.tiles import DIRECTIONS, EDGE_COLOURS
 from rules.rng import Rng
+from tests.test_colour_vision import closest_pair
 
 GAME = registry.get("dragons")
 
