@@ -200,19 +200,25 @@ class Outcome:
     scores: tuple[float, ...] | None = None
     points: int = 1
     cancelled: bool = False
+    #: why the game ended, where a rating or listing needs it and ``reason`` is a sentence: ``timeout`` (a player
+    #: ran out of time), ``agreement`` (a draw all players agreed to); empty for an ending on the board
+    cause: str = ""
 
     @property
     def draw(self) -> bool:
         return not self.winners and not self.cancelled
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "winners": list(self.winners),
             "reason": self.reason,
             "scores": None if self.scores is None else list(self.scores),
             "points": self.points,
             "cancelled": self.cancelled,
         }
+        if self.cause:  # absent on board endings, so states saved before causes existed read back equal
+            out["cause"] = self.cause
+        return out
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any] | None) -> Outcome | None:
@@ -225,6 +231,7 @@ class Outcome:
             None if scores is None else tuple(scores),
             int(raw.get("points", 1)),
             bool(raw.get("cancelled", False)),
+            str(raw.get("cause", "")),
         )
 
 
@@ -471,18 +478,52 @@ class GameState(ABC):
         self.queued_resign.add(player)
         return [Event("resign", f"{self.players[player]} will resign when their turn comes", player, {"queued": True})]
 
+    def time_out(self, player: int) -> list[Event]:
+        """``player``, who is to move, ran out of time on a correspondence clock: they are out of the game as if
+        they had resigned (pbmserv), so with two players the other wins, and with more the others play on. The
+        outcome's ``cause`` is ``timeout``. The move counter advances, as for a resignation."""
+        if self._outcome is not None:
+            raise IllegalMoveError("timeout", "the game is over")
+        if player != self.to_move:
+            raise IllegalMoveError("timeout", f"{self.players[player]} is not to move, so their time is not running")
+        events = self._resign(player, timed_out=True)
+        self.ply += 1
+        return events
+
+    def agree_draw(self) -> list[Event]:
+        """Every player agreed to a draw (``propose draw``): the game ends drawn, ``cause`` ``agreement``.
+        Games whose :attr:`GameDef.draws` is false (Backgammon) have no draws and refuse it."""
+        if self._outcome is not None:
+            raise IllegalMoveError("draw", "the game is over")
+        if not self.game.draws:
+            raise IllegalMoveError("draw", f"{self.game.title} has no draws")
+        self._finish(Outcome((), "drawn by agreement", cause="agreement"))
+        return [Event("draw", "the players agreed to a draw")]
+
+    def adopt_dice(self, later: GameState) -> None:
+        """Take the random generator of ``later`` (a later position of this game): a move taken back is then
+        played again with the dice already rolled, and the rolls to come are not the ones that were seen, so
+        nobody can fish for better dice by taking moves back. Games without chance have nothing to take."""
+
     def cancel(self, reason: str) -> None:
         """End the game without a result (a player declined to play in the first round)."""
         self._finish(Outcome((), reason, points=0, cancelled=True))
 
-    def _resign(self, player: int) -> list[Event]:
+    def _resign(self, player: int, *, timed_out: bool = False) -> list[Event]:
         self.queued_resign.discard(player)
         self.resigned.add(player)
-        events = [Event("resign", f"{self.players[player]} resigned", player)]
+        name = self.players[player]
+        what = "ran out of time" if timed_out else "resigned"
+        events = [Event("timeout" if timed_out else "resign", f"{name} {what}", player)]
         left = self.active_seats()
         if len(left) == 1:
-            self._finish(self._resign_outcome(player, left[0]))
-            events.append(Event("win", f"{self.players[left[0]]} wins: {self.players[player]} resigned", left[0]))
+            outcome = self._resign_outcome(player, left[0])
+            if timed_out:
+                outcome = Outcome(
+                    outcome.winners, f"{name} ran out of time", outcome.scores, outcome.points, cause="timeout"
+                )
+            self._finish(outcome)
+            events.append(Event("win", f"{self.players[left[0]]} wins: {name} {what}", left[0]))
         else:
             events.extend(self._on_resign(player))
         return events
@@ -560,6 +601,10 @@ class GameDef:
     notation: str
     validate: Callable[[dict[str, Any], int], dict[str, Any]] = lambda options, nplayers: options
     extra_commands: tuple[str, ...] = ()
+    #: whether the game can end drawn, so players may agree to a draw (Backgammon cannot)
+    draws: bool = True
+    #: commands that can never be taken back (Backgammon's dice and cube: taking them back would undo chance)
+    final_commands: tuple[str, ...] = ()
 
     def parse_options(self, tokens: Iterable[str], nplayers: int) -> dict[str, Any]:
         """Parse and validate pbmserv option words for a game of ``nplayers``; raises :class:`OptionError`."""

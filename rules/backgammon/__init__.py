@@ -586,6 +586,9 @@ class BackgammonState(GameState):
         self._finish(Outcome((seat,), reason, None, points))
         return [Event("win", reason, seat, {"points": points, "kind": kind})]
 
+    def adopt_dice(self, later: GameState) -> None:
+        self.rng = Rng(later.rng.state)  # type: ignore[attr-defined]
+
     def _resign_outcome(self, player: int, winner: int) -> Outcome:
         """A resignation scores 1 x cube (BG-5). Resigning while answering a double is refusing it: logs written
         before ``drop`` was a move of its own recorded a drop as ``resign``, and they replay to the same result."""
@@ -809,6 +812,8 @@ GAME = GameDef(
     notation=NOTATION,
     validate=_validate,
     extra_commands=("greedy", "manual", "roll", "double", "take", "drop"),
+    draws=False,
+    final_commands=("roll", "double", "take", "drop"),
 )
 BackgammonState.game = GAME
 

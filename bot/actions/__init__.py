@@ -1,0 +1,82 @@
+"""What players can do, independent of where they type it: challenge, accept, decline, cancel, move, resign,
+show, history, games, moves, help. ACTIONS API READY.
+
+Both fronts (the console now, Discord) call :class:`Actions` and only present the :class:`Result` it returns:
+the message, the events, who must be notified, and the state to draw. Game logic lives in ``rules``; storage in
+``data``; this module is the server loop of pbmserv between them:
+
+* a move is parsed against the stored position, applied, followed by every move the server must make for the
+  next players (a forced pass, Backgammon's only legal play, a queued resignation falling due), each logged as
+  ``(Auto)``, and all of it committed in one transaction under the stale-move guard before anything is shown;
+* a resignation during the first round means "I decline to play", as in pbmserv: the game is cancelled, or
+  restarted without that player when enough players remain;
+* any earlier position is a replay of the log.
+
+Results never raise for a player's mistake: ``ok`` is false and ``message`` says what was wrong, and nothing was
+changed. Player ids are plain strings: a console name, or for Discord the user's handle at first sight, kept
+for good in the players table beside their Discord id (``Store.ensure_player(player_id, discord_id)``,
+``Store.player_by_discord_id``), so that the same person is the same player in both fronts.
+
+Notes for fronts:
+
+* ``Result.notify`` names the players to ping (the player to move, after a turn change) and nobody else;
+  ``Result.board_png()`` renders with Pillow and is CPU work: the Discord front runs it in an executor.
+* ``Result.events`` are the things that happened (rolls, hits, captures, auto moves, passes); ``message``
+  already lists their texts, one per line, and ends with the status line.
+* ``moves(game_id, prefix)`` feeds autocomplete (at most 25, prefix-filtered); ``move`` re-validates everything.
+* ``move(..., text)`` accepts ``#n`` at the end of ``text`` (pbmserv's stale-board guard); a front with buttons
+  puts the move number it showed into the button's action so a second click is refused as stale.
+* The game's own commands (``GameDef.extra_commands``: ``roll``, ``double``, ``take``, ``drop``, ``greedy``,
+  ``manual`` for Backgammon; ``pass``, ``swap`` for Druid) are moves: ``move(game_id, player, "roll")``.
+* The Discord front lives in ``bot.discord`` and provides ``create_bot(config)`` (no side effects at import),
+  ``run_bot(config) -> int`` and ``sync_commands(config) -> int`` with :class:`bot.config.Config`; ``bot.cli``
+  calls the last two for ``pbm run`` and ``pbm sync``.
+"""
+
+from __future__ import annotations
+
+from bot.actions.challenges import ChallengeActions
+from bot.actions.common import (
+    MAX_ID,
+    MAX_MOVE_TEXT,
+    MOVE_LIST_LIMIT,
+    PAGE_SIZE,
+    REPLAY_FRAMES,
+    RESERVED_NAMES,
+    InputError,
+    Result,
+    _run_server_loop,
+    check_player_name,
+    decide_now,
+    parse_number,
+    shorten,
+    split_move_number,
+    status_line,
+    think_here,
+)
+from bot.actions.looking import LookingActions
+from bot.actions.play import PlayActions
+
+__all__ = [
+    "MAX_ID",
+    "MAX_MOVE_TEXT",
+    "MOVE_LIST_LIMIT",
+    "PAGE_SIZE",
+    "REPLAY_FRAMES",
+    "RESERVED_NAMES",
+    "Actions",
+    "InputError",
+    "Result",
+    "_run_server_loop",
+    "check_player_name",
+    "decide_now",
+    "parse_number",
+    "shorten",
+    "split_move_number",
+    "status_line",
+    "think_here",
+]
+
+
+class Actions(ChallengeActions, PlayActions, LookingActions):
+    """Every action a front can take; each group lives in its own module (see the package docstring)."""

@@ -1,0 +1,314 @@
+"""What every action shares: the :class:`Result` fronts present, reading numbers and names players type,
+status lines, and replaying the move log."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from data.store import (
+    DamagedRowError,
+    GameSummary,
+    LogEntry,
+)
+from rules.base import Event, GameDef, GameError, GameState, MoveError, MoveSyntaxError, Resign
+
+_MOVE_NUMBER = re.compile(r"^(?P<text>.*?)\s*#\s*(?P<number>[^\s#]*)\s*$", re.S)
+_ASCII_NUMBER = re.compile(r"[0-9]+")
+#: how many legal moves ``moves`` lists at most (Discord autocomplete shows 25)
+MOVE_LIST_LIMIT = 25
+#: the largest game or challenge number (SQLite's integers are signed 64-bit)
+MAX_ID = 2**63 - 1
+#: the longest move text read; longer input is refused before any parsing
+MAX_MOVE_TEXT = 200
+#: the most positions a replay holds (a longer game is shown in evenly spread steps)
+REPLAY_FRAMES = 200
+#: how many games a listing shows at once
+PAGE_SIZE = 50
+#: words a listing reads as filters, so they cannot be player names
+RESERVED_NAMES = ("all", "active", "inactive", "next", "page", "open", "clear")
+_PLAYER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
+
+
+class InputError(ValueError):
+    """A number or name typed by a player cannot be read; the message says why, in one line."""
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """What a player typed, cut for echoing in a message: never more than ``limit`` characters, one line."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def parse_number(word: str, what: str, maximum: int = MAX_ID) -> int:
+    """A positive number written with the ASCII digits 0-9 and at most ``maximum``; anything else (other
+    scripts' digits, superscripts, signs, a number too large to store) raises :class:`InputError`."""
+    if not _ASCII_NUMBER.fullmatch(word):
+        raise InputError(f"{shorten(word)!r} is not a {what}: write it with the digits 0-9")
+    if len(word) > len(str(maximum)) or int(word) > maximum or int(word) == 0:
+        raise InputError(f"{shorten(word)} is not a {what}: it must be between 1 and {maximum}")
+    return int(word)
+
+
+def check_player_name(name: str) -> None:
+    """Console player names: 1-32 letters, digits, ``_``, ``.`` or ``-`` (the characters of Discord usernames),
+    and not a word that listings read as a filter; or a computer player, ``ai:1`` to ``ai:3`` (a colon never
+    occurs in a Discord username, so they never collide with a member)."""
+    if name.lower().startswith("ai:"):
+        from ai import is_ai
+
+        if is_ai(name):
+            return
+        raise InputError(f"{shorten(name)!r} is not a computer player: they are ai:1 (easy), ai:2 and ai:3 (hard)")
+    if not _PLAYER_NAME.fullmatch(name):
+        raise InputError(f"{shorten(name)!r} cannot be a player name: use 1 to 32 letters, digits, '_', '.' or '-'")
+    if name.lower() in RESERVED_NAMES:
+        raise InputError(f"{name!r} cannot be a player name: listings read it as a filter word")
+
+
+@dataclass
+class Result:
+    """What an action did. ``notify`` lists the players to ping (the player to move after a turn change);
+    ``state`` is the position to draw (``None`` when there is no board to show)."""
+
+    ok: bool
+    message: str
+    game_id: int | None = None
+    game_type: str | None = None
+    move_number: int | None = None
+    to_move: str | None = None
+    status: str | None = None
+    winners: list[str] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    notify: list[str] = field(default_factory=list)
+    state: GameState | None = None
+    items: list[str] = field(default_factory=list)
+    challenge_id: int | None = None
+    players: list[str] = field(default_factory=list)
+    legal_moves: list[str] | None = None
+    frames: list[tuple[GameState, str]] = field(default_factory=list)
+
+    def legal_move_texts(self) -> list[str]:
+        """The legal moves of the player to move in the position this result is about (empty when the game is
+        over or there is none): ``legal_moves`` when the action listed them, else read from ``state``."""
+        if self.legal_moves is not None:
+            return self.legal_moves
+        state = self.state
+        if state is None or state.is_over or state.to_move is None or self.status not in (None, "active"):
+            return []
+        return [state.move_text(m) for m in state.legal_moves]
+
+    def board_png(self) -> bytes | None:
+        """The board picture of ``state`` (imports Pillow on first use; fronts call it off their event loop)."""
+        if self.state is None:
+            return None
+        from render import board_png
+
+        return board_png(self.state)
+
+    def board_text(self) -> str | None:
+        return None if self.state is None else self.state.text_board()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "message": self.message,
+            "game": self.game_type,
+            "game_id": self.game_id,
+            "challenge_id": self.challenge_id,
+            "move_number": self.move_number,
+            "to_move": self.to_move,
+            "status": self.status,
+            "winner": self.winners[0] if len(self.winners) == 1 else (self.winners or None),
+            "players": self.players,
+            "events": [e.to_json() for e in self.events],
+            "notify": self.notify,
+            "items": self.items,
+            "legal_moves": self.legal_move_texts() if self.game_id is not None else [],
+        }
+
+
+def _fail(message: str, **fields: Any) -> Result:
+    return Result(ok=False, message=message, **fields)
+
+
+def _refusal(exc: GameError) -> str:
+    """A rules refusal for people: what the player typed is echoed shortened, the reason whole."""
+    if isinstance(exc, MoveError) and exc.text:
+        message = f"{shorten(exc.text)}: {exc.reason}"
+        return message + (f" (expected {exc.expected})" if exc.expected else "")
+    return str(exc)
+
+
+def _stale(game_id: int, state: GameState, expected: int | None) -> Result | None:
+    """pbmserv's ``#n`` guard: a refusal when the game is no longer at move ``expected``."""
+    if expected is None or expected == state.ply + 1:
+        return None
+    return _fail(
+        f"move received as move #{expected}, but game {game_id} is at move #{state.ply + 1}: "
+        "the board has changed since you looked",
+        game_id=game_id,
+        move_number=state.ply,
+    )
+
+
+def split_move_number(text: str) -> tuple[str, int | None]:
+    """Split pbmserv's ``move#moveno`` suffix: ``"c3#5"`` -> ``("c3", 5)``; a suffix that is not a move number
+    written with the digits 0-9 raises :class:`InputError`."""
+    match = _MOVE_NUMBER.match(text)
+    if match is None:
+        return text.strip(), None
+    return match.group("text").strip(), parse_number(match.group("number"), "move number", 10**9)
+
+
+def status_line(game: GameDef, state: GameState, *, with_reason: bool = True) -> str:
+    """One line on how the game stands: whose turn it is, or how it ended (and why, unless ``with_reason`` is
+    false because the lines above already say it)."""
+    outcome = state.outcome()
+    if outcome is None:
+        seat = state.to_move
+        return f"{game.title}: {state.players[seat]} to move (move {state.ply + 1})" if seat is not None else ""
+    details = [outcome.reason] if with_reason else []
+    if outcome.cancelled:
+        verdict = "cancelled"
+    elif outcome.draw:
+        verdict = "drawn"
+    else:
+        verdict = f"{' and '.join(state.players[w] for w in outcome.winners)} won"
+        if outcome.points != 1:
+            details.append(f"{outcome.points} points")
+    return f"{game.title}: {verdict}" + (f" ({', '.join(details)})" if details else "")
+
+
+def decide_now(state: GameState, player: str, seconds: float | None) -> tuple[str, str]:
+    """A computer player's move and its note (``doubles: 71% to win``), seeded by the game and move number."""
+    from ai import decide, level_of
+
+    decision = decide(state, level_of(player), seed=state.seed, move_number=state.ply, max_seconds=seconds)
+    return decision.text, decision.note
+
+
+async def think_here(state: GameState, player: str, seconds: float | None) -> tuple[str, str]:
+    """:func:`decide_now` in this thread: the console, which has nothing else to serve meanwhile."""
+    return decide_now(state, player, seconds)
+
+
+def _player_to_move(state: GameState) -> str | None:
+    seat = state.to_move
+    return None if seat is None or state.is_over else state.players[seat]
+
+
+def _spread(total: int, count: int) -> list[int]:
+    """``count`` indices spread evenly over ``range(total)``, first and last included (all when fewer)."""
+    if total <= count:
+        return list(range(total))
+    return sorted({round(i * (total - 1) / (count - 1)) for i in range(count)})
+
+
+def _without_status(message: str, game: GameDef, state: GameState) -> list[str]:
+    """The lines of an action's message without its closing status line (a longer report gets one at its end)."""
+    lines = message.splitlines()
+    if lines and lines[-1] == status_line(game, state):
+        lines.pop()
+    return lines
+
+
+def _announce(game: GameDef, player: str, move_text: str, events: list[Event]) -> str:
+    """The first line after a move: a one-word command says what it did in the game's words ("bob refused the
+    double: alice wins 1 point", "bob turned manual mode on"); a move is "alice played c3"."""
+    if move_text in game.extra_commands and events and events[0].text:
+        return events[0].text
+    return f"{player} played {move_text}"
+
+
+def _legal_texts(state: GameState) -> list[str]:
+    """The legal moves of the player to move, in the game's canonical notation (none once the game is over)."""
+    if state.is_over or state.to_move is None:
+        return []
+    return [state.move_text(m) for m in state.legal_moves]
+
+
+def _winners(state: GameState) -> list[str]:
+    outcome = state.outcome()
+    return [] if outcome is None else [state.players[w] for w in outcome.winners]
+
+
+def _run_server_loop(state: GameState) -> tuple[list[LogEntry], list[Event]]:
+    """Play every move the server must make now (pbmserv's ``NextPlayer`` loop) and return their log entries."""
+    entries: list[LogEntry] = []
+    events: list[Event] = []
+    while (move := state.forced_move()) is not None:
+        seat = move.player if isinstance(move, Resign) else state.to_move
+        player = state.players[seat] if seat is not None else None
+        text = state.move_text(move)
+        caused = state.push(move)
+        entries.append(LogEntry(state.ply, player, text, [e.to_json() for e in caused], auto=True))
+        events.extend(caused)
+    return entries, events
+
+
+def _is_move_fragment(state: GameState, word: str, seat: int) -> bool:
+    """Whether ``word`` alone reads as move notation (legal here or not), as a password word would not."""
+    try:
+        state.parse_move(word, seat)
+    except MoveSyntaxError:
+        return False
+    except GameError:
+        return True
+    return True
+
+
+def _apply_logged(state: GameState, entry: LogEntry) -> None:
+    """Re-apply one logged action during a replay; a log that no longer replays is reported as damaged."""
+    if entry.auto:
+        move = state.forced_move()
+        if move is None or state.move_text(move) != entry.text:
+            raise DamagedRowError(f"move {entry.number} ({entry.text}, played by the server) does not replay")
+        state.push(move)
+        return
+    seat = state.seat_of(entry.player_id or "")
+    if entry.text == "decline":
+        state.cancel(f"{entry.player_id} declined to play")
+        return
+    if entry.text == "resign":
+        state.resign(seat)
+        return
+    state.push(state.parse_move(entry.text, seat))
+
+
+def _rolled(events_json: str) -> str:
+    """The dice of the last roll among a logged action's events (``6-5``), or ``""``; the JSON is only parsed
+    when it mentions a roll, so listing a long log stays cheap."""
+    if '"roll"' not in events_json:
+        return ""
+    dice = ""
+    for event in json.loads(events_json):
+        if event.get("kind") == "roll" and event.get("data", {}).get("dice"):
+            dice = "-".join(str(d) for d in event["data"]["dice"])
+    return dice
+
+
+def _first_event_text(events_json: str) -> str:
+    events = json.loads(events_json)
+    return str(events[0].get("text", "")) if events else ""
+
+
+def _game_line(row: GameSummary) -> str:
+    """pbmserv's games listing: board, game, move count, players, status."""
+    if row.status == "active":
+        status = f"{row.to_move}'s turn" if row.to_move else "in progress"
+    elif row.status == "cancelled":
+        status = "cancelled"
+    else:
+        outcome = row.outcome or {}
+        winners = outcome.get("winners") or []
+        seats = row.seats or row.players
+        if winners:
+            names = " and ".join(str(seats[w]) for w in winners if 0 <= w < len(seats))
+            points = outcome.get("points", 1)
+            status = f"{names} won" + (f" {points} points" if points != 1 else "")
+        else:
+            status = "draw"
+    return f"{row.type} {row.id}: move {row.move_number}, {', '.join(row.players)}: {status}"

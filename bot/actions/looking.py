@@ -1,0 +1,244 @@
+"""Looking without changing anything: boards, earlier positions, replays, histories, listings, legal moves, help."""
+
+from __future__ import annotations
+
+from bot.actions.base import ActionsBase
+from bot.actions.common import (
+    MOVE_LIST_LIMIT,
+    PAGE_SIZE,
+    REPLAY_FRAMES,
+    Result,
+    _apply_logged,
+    _fail,
+    _first_event_text,
+    _game_line,
+    _legal_texts,
+    _player_to_move,
+    _rolled,
+    _spread,
+    _winners,
+    shorten,
+    status_line,
+)
+from data.store import (
+    DamagedRowError,
+    GameRow,
+    StoreError,
+)
+from rules import registry
+from rules.base import GameError, GameState, StateFormatError
+
+
+class LookingActions(ActionsBase):
+    # ---- looking -------------------------------------------------------------------------------------------
+
+    async def show(self, game_id: int, at: int | None = None) -> Result:
+        """The game as it stands, or after move ``at`` (a replay of the log)."""
+        loaded = await self._load(game_id)
+        if isinstance(loaded, Result):
+            return loaded
+        row, game, state = loaded
+        if at is None:
+            return self._game_result(game, game_id, state, status_line(game, state), [], actor=None, ping=False)
+        if not 0 <= at <= row.move_number:
+            return _fail(f"game {game_id} has moves 0 to {row.move_number}; there is no move {at}", game_id=game_id)
+        try:
+            past = await self.replay(row, until=at)
+        except (StoreError, GameError, StateFormatError) as exc:
+            return _fail(f"game {game_id} cannot be replayed: {exc}", game_id=game_id)
+        result = self._game_result(game, game_id, past, f"game {game_id} after move {at}", [], actor=None, ping=False)
+        result.move_number = at
+        return result
+
+    async def replay(self, row: GameRow, until: int | None = None) -> GameState:
+        """Rebuild a game from its seed and its log, up to move number ``until`` (all of it by default)."""
+        game = registry.get(row.type)
+        state = game.new(row.options, row.players, row.seed)
+        for entry in await self.store.log(row.id):
+            if until is not None and entry.number > until:
+                break
+            _apply_logged(state, entry)
+        return state
+
+    async def replay_frames(self, game_id: int, first: int | None = None, last: int | None = None) -> Result:
+        """The positions of a game for an animated replay, from move ``first`` (default: the start) to move
+        ``last`` (default: the end): ``frames`` holds (state, caption) pairs, one per move, each caption naming
+        the move that led to it. At most :data:`REPLAY_FRAMES` positions are kept, spread evenly (first and last
+        always), and ``message`` says so."""
+        loaded = await self._load(game_id)
+        if isinstance(loaded, Result):
+            return loaded
+        row, game, state = loaded
+        first = 0 if first is None else first
+        last = state.ply if last is None else last
+        if not 0 <= first < last <= state.ply:
+            return _fail(f"game {game_id} has moves 0 to {state.ply}: choose a range inside it", game_id=game_id)
+        try:
+            log = await self.store.log(game_id)
+        except DamagedRowError as exc:
+            return _fail(str(exc), game_id=game_id)
+        before = [entry for entry in log if entry.number <= first]
+        moves = [entry for entry in log if first < entry.number <= last]
+        wanted = len(moves) + 1
+        keep = set(_spread(wanted, REPLAY_FRAMES))
+        replaying = game.new(row.options, row.players, row.seed)
+        try:
+            for entry in before:
+                _apply_logged(replaying, entry)
+            frames = [(replaying.clone(), "the start" if first == 0 else f"after move {first}")]
+            for index, entry in enumerate(moves, start=1):
+                _apply_logged(replaying, entry)
+                if index in keep:
+                    who = f"{entry.player_id}: " if entry.player_id else ""
+                    auto = " (Auto)" if entry.auto else ""
+                    frames.append((replaying.clone(), f"{entry.number}. {who}{entry.text}{auto}"))
+        except (GameError, DamagedRowError) as exc:
+            return _fail(f"game {game_id} cannot be replayed: {exc}", game_id=game_id)
+        note = "" if wanted <= REPLAY_FRAMES else f"; {len(frames)} of its {wanted} positions, spread evenly"
+        result = Result(
+            ok=True,
+            message=f"{game.title} game {game_id}, moves {first} to {last}{note}",
+            game_id=game_id,
+            game_type=game.name,
+            move_number=state.ply,
+            status=row.status,
+            players=list(state.players),
+        )
+        result.frames = frames
+        return result
+
+    async def history(self, game_id: int) -> Result:
+        """The move list, one line per logged action, with ``(Auto)`` marking what the server played and, for a
+        game of chance, the dice the player moved with (``bob (6-5): 13-8,6-5``), read from the logged roll
+        events. A resignation asked for out of turn (or withdrawn) is a note without a number; the resignation
+        itself appears once, where it took effect. No replay: the cost is one read of the log."""
+        loaded = await self._load(game_id)
+        if isinstance(loaded, Result):
+            return loaded
+        row, game, state = loaded
+        try:
+            log = await self.store.log_lines(game_id)
+        except DamagedRowError as exc:
+            return _fail(str(exc), game_id=game_id)
+        lines = []
+        dice = game.new(row.options, row.players, row.seed).turn_context()  # the opening roll is not logged
+        previous_number = 0
+        for entry in log:
+            if entry.text == "resign" and not entry.auto and entry.number == previous_number:
+                lines.append(f"      ({_first_event_text(entry.events_json) or f'{entry.player_id} asked to resign'})")
+                continue
+            previous_number = entry.number
+            play = entry.text not in game.extra_commands
+            context = dice if play else ""
+            if play:
+                dice = ""  # a play uses the dice up
+            dice = _rolled(entry.events_json) or dice
+            who = f"{entry.player_id} ({context})" if context else entry.player_id
+            auto = " (Auto)" if entry.auto else ""
+            lines.append(f"{entry.number:>4}. {who}: {entry.text}{auto}")
+        header = f"{game.title} game {game_id}: {', '.join(row.players)}"
+        opts = game.format_options(row.options)
+        if opts:
+            header += f" ({opts})"
+        return Result(
+            ok=True,
+            message=header + "\n" + status_line(game, state),
+            game_id=game_id,
+            game_type=game.name,
+            move_number=state.ply,
+            status=row.status,
+            items=lines,
+            players=list(state.players),
+            to_move=_player_to_move(state),
+            winners=_winners(state),
+            legal_moves=_legal_texts(state),
+        )
+
+    async def games(
+        self, player: str | None, which: str = "active", game_type: str | None = None, page: int = 1
+    ) -> Result:
+        """Games of a player (pbmserv ``games userid [all|active|inactive|next]``), newest first, a page of
+        :data:`PAGE_SIZE` at a time; ``next`` lists the games waiting on that player. Without a player: every
+        game of the type. The message says how many there are and how many more pages follow."""
+        if which not in ("all", "active", "inactive", "next"):
+            return _fail(f"unknown filter {shorten(which)!r} (all, active, inactive or next)")
+        if which == "next" and player is None:
+            return _fail("'next' lists the games waiting on a player: name the player")
+        if page < 1:
+            return _fail("pages are numbered from 1")
+        if game_type is not None:
+            try:
+                game_type = registry.get(game_type).name
+            except GameError as exc:
+                return _fail(str(exc))
+        rows, total = await self.store.list_games(
+            player_id=player, which=which, game_type=game_type, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE
+        )
+        lines = [_game_line(r) for r in rows]
+        who = player or "everyone"
+        kind = "" if which == "all" else f"{which} "
+        if total == 0:
+            message = f"no {kind}games for {who}"
+        elif not lines:
+            return _fail(f"{who} has {total} {kind}game(s): there is no page {page}")
+        else:
+            message = f"{total} {kind}game(s) for {who}"
+            first = (page - 1) * PAGE_SIZE + 1
+            if total > len(lines):
+                message += f", {first}-{first + len(lines) - 1} shown"
+                left = total - (first + len(lines) - 1)
+                if left > 0:
+                    message += f"; {left} more (page {page + 1})"
+        return Result(ok=True, message=message, items=lines, game_type=game_type)
+
+    async def moves(self, game_id: int, prefix: str = "", limit: int | None = MOVE_LIST_LIMIT) -> Result:
+        """The legal moves of the current position whose text starts with ``prefix`` (case-insensitive), at most
+        ``limit`` of them (all with ``None``; Discord's autocomplete takes 25), in the game's canonical notation;
+        ``message`` gives the full count."""
+        loaded = await self._load(game_id)
+        if isinstance(loaded, Result):
+            return loaded
+        row, game, state = loaded
+        if state.is_over:
+            return _fail(f"game {game_id} is over", game_id=game_id, game_type=game.name)
+        wanted = prefix.strip().lower()
+        every = _legal_texts(state)
+        matching = [text for text in every if text.lower().startswith(wanted)]
+        shown = matching if limit is None else matching[:limit]
+        more = f" (first {len(shown)} shown)" if len(matching) > len(shown) else ""
+        seat = state.to_move
+        who = state.players[seat] if seat is not None else "nobody"
+        return Result(
+            ok=True,
+            message=f"{len(matching)} legal move(s) for {who}{more}",
+            game_id=game_id,
+            game_type=game.name,
+            move_number=state.ply,
+            to_move=_player_to_move(state),
+            items=shown,
+            status=row.status,
+            legal_moves=every,
+        )
+
+    async def players_of(self, game_id: int) -> list[str]:
+        """The seats of a game (empty when there is no such game or it cannot be read)."""
+        loaded = await self._load(game_id)
+        return [] if isinstance(loaded, Result) else list(loaded[2].players)
+
+    def help(self, game_name: str | None = None) -> Result:
+        """Rules summary, options and notation of a game, or the list of games."""
+        if game_name is None:
+            lines = [f"{g.name}: {g.summary}" for g in (registry.get(n) for n in registry.names())]
+            return Result(ok=True, message="Games: " + ", ".join(registry.names()), items=lines)
+        try:
+            game = registry.get(game_name)
+        except GameError as exc:
+            return _fail(str(exc))
+        options = [opt.describe() for opt in game.options]
+        players = (
+            f"{game.min_players} players"
+            if game.min_players == game.max_players
+            else f"{game.min_players} to {game.max_players} players"
+        )
+        text = f"**{game.title}** ({players}): {game.summary}\n\n{game.help}\n\n**Moves.** {game.notation}"
+        return Result(ok=True, message=text, game_type=game.name, items=options)

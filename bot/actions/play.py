@@ -1,0 +1,213 @@
+"""Playing: moves, resignations (pbmserv's first-round decline included) and computer players' replies."""
+
+from __future__ import annotations
+
+from bot.actions.base import ActionsBase
+from bot.actions.common import (
+    MAX_MOVE_TEXT,
+    InputError,
+    Result,
+    _announce,
+    _fail,
+    _is_move_fragment,
+    _player_to_move,
+    _refusal,
+    _run_server_loop,
+    _stale,
+    _without_status,
+    shorten,
+    split_move_number,
+    status_line,
+)
+from data.store import (
+    GameRow,
+    LogEntry,
+)
+from rules.base import Event, GameDef, GameError, GameState, MoveSyntaxError, Resign
+
+
+class PlayActions(ActionsBase):
+    # ---- moves ---------------------------------------------------------------------------------------------
+
+    async def move(self, game_id: int, player: str, text: str, *, alternative: str | None = None) -> Result:
+        """``player`` makes a move written ``text`` (pbmserv notation, optionally ending ``#moveno``); computer
+        players to move after it reply at once (see :meth:`_computer_turns`)."""
+        return await self._computer_turns(await self._move_once(game_id, player, text, alternative=alternative))
+
+    async def _move_once(self, game_id: int, player: str, text: str, *, alternative: str | None = None) -> Result:
+        """``player`` makes a move written ``text`` (pbmserv notation, optionally ending ``#moveno``).
+
+        ``alternative`` is another reading of the same input, tried when ``text`` is not a move at all: the
+        console passes the input without pbmserv's password word, which it cannot tell from a move by itself.
+        """
+        if len(text) > MAX_MOVE_TEXT:
+            return _fail(f"a move is at most {MAX_MOVE_TEXT} characters; {shorten(text)} is longer", game_id=game_id)
+        try:
+            text, expected = split_move_number(text)
+            if alternative is not None:
+                alternative, _ = split_move_number(alternative)
+        except InputError as exc:
+            return _fail(str(exc), game_id=game_id)
+        if not text:
+            return _fail("no move given", game_id=game_id)
+        loaded = await self._load(game_id)
+        if isinstance(loaded, Result):
+            return loaded
+        row, game, state = loaded
+        if row.status != "active":
+            return _fail(f"game {game_id} is over", game_id=game_id, game_type=game.name, state=state)
+        if player not in state.players:
+            return _fail(f"{shorten(player)} is not playing in game {game_id}", game_id=game_id, game_type=game.name)
+        stale = _stale(game_id, state, expected)
+        if stale is not None:
+            stale.game_type = game.name
+            return stale
+        seat = state.seat_of(player)
+        if text.lower() in ("resign", "forfeit"):
+            return await self._resign(row, game, state, player)
+        try:
+            try:
+                move = state.parse_move(text, seat)
+            except MoveSyntaxError as whole:
+                if alternative is None:
+                    raise
+                try:
+                    move = state.parse_move(alternative, seat)
+                except MoveSyntaxError:
+                    # Neither reading is a move: blame the one the player meant. A first word that is part of
+                    # a move (``13-7`` of ``13-7 bar-``) was no password, so the whole text is what was wrong.
+                    if _is_move_fragment(state, text.split()[0], seat):
+                        raise whole from None
+                    raise
+        except GameError as exc:
+            return _fail(_refusal(exc), game_id=game_id, game_type=game.name, state=state, move_number=state.ply)
+        if isinstance(move, Resign):
+            return await self._resign(row, game, state, player)
+        move_text = state.move_text(move)
+        events = state.push(move)
+        entries = [LogEntry(state.ply, player, move_text, [e.to_json() for e in events])]
+        more_entries, more_events = _run_server_loop(state)
+        error = await self._commit(game_id, row.log_length, entries + more_entries, state, len(row.memory))
+        if error is not None:
+            return error
+        return self._game_result(
+            game, game_id, state, _announce(game, player, move_text, events), events + more_events, actor=player
+        )
+
+    async def resign(self, game_id: int, player: str, expected: int | None = None) -> Result:
+        """``player`` resigns (pbmserv semantics: see the module docstring); ``expected`` is the ``#n`` guard.
+        Computer players to move afterwards reply at once."""
+        return await self._computer_turns(await self._resign_once(game_id, player, expected))
+
+    async def _resign_once(self, game_id: int, player: str, expected: int | None) -> Result:
+        loaded = await self._load(game_id)
+        if isinstance(loaded, Result):
+            return loaded
+        row, game, state = loaded
+        if row.status != "active":
+            return _fail(f"game {game_id} is over", game_id=game_id, game_type=game.name)
+        if player not in state.players:
+            return _fail(f"{shorten(player)} is not playing in game {game_id}", game_id=game_id, game_type=game.name)
+        stale = _stale(game_id, state, expected)
+        if stale is not None:
+            stale.game_type = game.name
+            return stale
+        return await self._resign(row, game, state, player)
+
+    async def _resign(self, row: GameRow, game: GameDef, state: GameState, player: str) -> Result:
+        if state.ply < len(row.players):
+            return await self._decline_game(row, game, state, player)
+        waiting_on = _player_to_move(state)
+        try:
+            events = state.resign(state.seat_of(player))
+        except GameError as exc:
+            return _fail(str(exc), game_id=row.id, game_type=game.name)
+        entries = [LogEntry(state.ply, player, "resign", [e.to_json() for e in events])]
+        more_entries, more_events = _run_server_loop(state)
+        error = await self._commit(row.id, row.log_length, entries + more_entries, state, len(row.memory))
+        if error is not None:
+            return error
+        # A resignation queued (or withdrawn) out of turn changes nobody's turn: nobody is pinged for it.
+        return self._game_result(
+            game,
+            row.id,
+            state,
+            events[0].text,
+            events + more_events,
+            actor=player,
+            ping=_player_to_move(state) != waiting_on,
+        )
+
+    async def _decline_game(self, row: GameRow, game: GameDef, state: GameState, player: str) -> Result:
+        """Resigning in the first round: the player declines. The game is cancelled, and restarted without them
+        (as a new game) when enough players remain."""
+        reason = f"{player} declined to play"
+        state.cancel(reason)
+        event = Event("resign", reason, row.players.index(player), {"declined": True})
+        error = await self._commit(
+            row.id, row.log_length, [LogEntry(state.ply, player, "decline", [event.to_json()])], state, len(row.memory)
+        )
+        if error is not None:
+            return error
+        remaining = [p for p in row.players if p != player]
+        cancelled = self._game_result(
+            game, row.id, state, f"{reason}; game {row.id} is cancelled", [event], actor=player
+        )
+        if len(remaining) < game.min_players:
+            return cancelled
+        try:
+            options = game.parse_options(game.format_options(row.options).split(), len(remaining))
+        except GameError as exc:
+            cancelled.message += f"\nIt cannot restart without {player}: {exc}"
+            return cancelled
+        result = await self._start_game(
+            game,
+            options,
+            remaining,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            prefix=f"{reason}; game {row.id} is cancelled. ",
+        )
+        result.events.insert(0, event)
+        return result
+
+    # ---- computer players ----------------------------------------------------------------------------------
+
+    async def _computer_turns(self, result: Result) -> Result:
+        """While a computer player (``ai:1`` .. ``ai:3``) is to move, it plays, each move through the same guarded
+        commit as a person's; the result tells what the person's action and every reply did. Its choice is
+        seeded by the game's seed and the move number, so it is the same however often it is asked."""
+        if not result.ok or self._think is None or result.state is None:
+            return result
+        from ai import is_ai
+
+        state = result.state
+        game = state.game
+        lines = _without_status(result.message, game, state)
+        events = list(result.events)
+        last = result
+        while last.status == "active" and last.to_move is not None and is_ai(last.to_move):
+            player = last.to_move
+            assert last.game_id is not None and last.state is not None
+            text, note = await self._think(last.state, player, self.ai_seconds)
+            reply = await self._move_once(last.game_id, player, f"{text}#{last.state.ply + 1}")
+            if not reply.ok:  # another action got there first, or the choice was refused: stop, say so, lose nothing
+                lines.append(f"{player} could not move: {reply.message}")
+                break
+            assert reply.state is not None
+            reply_lines = _without_status(reply.message, game, reply.state)
+            if note:
+                reply_lines[0] = f"{reply_lines[0]} ({player} {note})"
+            lines += reply_lines
+            events += reply.events
+            last = reply
+        if last is result:
+            return result
+        assert last.state is not None
+        lines.append(status_line(game, last.state))
+        last.message = "\n".join(line for line in lines if line)
+        last.events = events
+        human = last.to_move if last.to_move is not None and not is_ai(last.to_move) else None
+        last.notify = [human] if human is not None else []
+        last.challenge_id = result.challenge_id
+        return last
