@@ -28,6 +28,12 @@ class GameRow(NamedTuple):
     created_at: float
     updated_at: float
     memory: tuple[int, ...] = ()
+    #: the correspondence clock (JSON of :class:`bot.correspondence.clock.Clock`); ``None``: untimed (old games)
+    clock: dict[str, Any] | None = None
+    #: when the player to move runs out of time (``None``: no clock running)
+    deadline: float | None = None
+    #: the id of the game's clock timer as read (see :class:`data.store.ClockWrite`)
+    timer_id: int | None = None
 
 
 class GameSummary(NamedTuple):
@@ -53,6 +59,8 @@ class LogEntry(NamedTuple):
     text: str
     events: list[dict[str, Any]]
     auto: bool = False
+    #: played for the player from their conditional moves (``queue``), shown as ``(Queued)``
+    queued: bool = False
 
 
 class LogRow(NamedTuple):
@@ -65,15 +73,17 @@ class LogRow(NamedTuple):
     auto: bool = False
     seq: int = 0
     created_at: float = 0.0
+    queued: bool = False
 
 
 class LogLine(NamedTuple):
-    """One logged action for a listing: ``events_json`` unparsed."""
+    """One logged action for a listing: ``events_json`` unparsed; ``made`` is 0 for a player's action, 1 for
+    the server's (``(Auto)``), 2 for a conditional move played for the player (``(Queued)``)."""
 
     number: int
     player_id: str | None
     text: str
-    auto: bool
+    made: int
     events_json: str
 
 
@@ -90,3 +100,50 @@ class ChallengeRow(NamedTuple):
     message_id: int | None
     created_at: float
     expires_at: float | None
+
+
+class TimerRow(NamedTuple):
+    """A due time in the timers table: a game's clock (``clock``), a proposal's end (``proposal``, ``ref`` the
+    proposal), a vacation's end (``vacation``) or a ping held through quiet hours (``deliver``)."""
+
+    id: int
+    due_at: float
+    kind: str
+    game_id: int | None
+    player_id: str | None
+    ref: int | None
+    data: dict[str, Any]
+
+
+class VacationRow(NamedTuple):
+    """A player's vacation bank: ``balance`` seconds as of ``as_of``; ``since`` when the vacation started
+    (``None``: not on vacation)."""
+
+    balance: float
+    as_of: float
+    since: float | None
+
+
+class ProposalRow(NamedTuple):
+    """A takeback (``undo``) or draw proposal, open while the game stays at ``log_length`` actions."""
+
+    id: int
+    game_id: int
+    kind: str
+    proposer: str
+    log_length: int
+    accepted: list[str]
+    status: str
+    channel_id: int | None
+    message_id: int | None
+    created_at: float
+    expires_at: float | None
+
+
+class QueuedLine(NamedTuple):
+    """A stored line of conditional moves (``queue``): the moves in order, as the player wrote them."""
+
+    id: int
+    game_id: int
+    player_id: str
+    moves: list[str]

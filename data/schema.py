@@ -88,4 +88,54 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, chunk)
     ) WITHOUT ROWID;
     """,
+    # 3: correspondence play. Games keep their clock (JSON; NULL: untimed, which every game from before clocks
+    # stays, so its rules do not change under its players) and the deadline of the player to move. Deadlines,
+    # warnings, reminders, vacations' ends, proposals' ends and held pings are rows of one table, indexed by due
+    # time, which one sweep reads. Existing active games get their reminder timer.
+    """
+    ALTER TABLE games ADD COLUMN clock TEXT;
+    ALTER TABLE games ADD COLUMN deadline REAL;
+    CREATE INDEX games_by_deadline ON games(status, deadline);
+    CREATE TABLE timers (
+        id       INTEGER PRIMARY KEY,
+        due_at   REAL NOT NULL,
+        kind     TEXT NOT NULL CHECK (kind IN ('clock', 'proposal', 'vacation', 'deliver')),
+        game_id  INTEGER REFERENCES games(id) ON DELETE CASCADE,
+        player_id TEXT,
+        ref      INTEGER,
+        data     TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX timers_due ON timers(due_at);
+    CREATE INDEX timers_by_game ON timers(game_id, kind);
+    CREATE TABLE vacations (
+        player_id  TEXT PRIMARY KEY REFERENCES players(id),
+        balance    REAL NOT NULL,
+        as_of      REAL NOT NULL,
+        since      REAL
+    ) WITHOUT ROWID;
+    CREATE TABLE proposals (
+        id          INTEGER PRIMARY KEY,
+        game_id     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        kind        TEXT NOT NULL CHECK (kind IN ('undo', 'draw')),
+        proposer    TEXT NOT NULL,
+        log_length  INTEGER NOT NULL,
+        accepted    TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('open', 'accepted', 'rejected', 'expired', 'void')),
+        channel_id  INTEGER,
+        message_id  INTEGER,
+        created_at  REAL NOT NULL,
+        expires_at  REAL
+    );
+    CREATE INDEX proposals_by_game ON proposals(game_id, status);
+    CREATE TABLE queued_lines (
+        id          INTEGER PRIMARY KEY,
+        game_id     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        player_id   TEXT NOT NULL,
+        moves       TEXT NOT NULL,
+        created_at  REAL NOT NULL
+    );
+    CREATE INDEX queued_by_game ON queued_lines(game_id, player_id);
+    INSERT INTO timers (due_at, kind, game_id)
+        SELECT updated_at + 86400, 'clock', id FROM games WHERE status = 'active';
+    """,
 )

@@ -1,4 +1,4 @@
-"""All database access, in one place: players, games, the move log, challenges, settings.
+"""The core of the store: the connection, migrations, players, games, the move log, challenges, settings.
 
 One :class:`Store` wraps one connection (aiosqlite's, or a direct one for the console: :mod:`data.connection`)
 in WAL mode with foreign keys on. Writes run in
@@ -17,29 +17,14 @@ import sqlite3
 import sys
 import time
 from array import array
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from data.connection import DirectConnection
 from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, LogRow
 from data.schema import MIGRATIONS
-
-__all__ = [
-    "ChallengeRow",
-    "DamagedRowError",
-    "DatabaseUnusableError",
-    "GameRow",
-    "GameSummary",
-    "LogEntry",
-    "LogLine",
-    "LogRow",
-    "NotFoundError",
-    "StaleWriteError",
-    "Store",
-    "StoreError",
-]
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -64,6 +49,23 @@ class DamagedRowError(StoreError):
     """A row cannot be read (bad JSON, missing fields); only that game or challenge is affected."""
 
 
+class ClockWrite(NamedTuple):
+    """A game's clock as a write leaves it: its JSON (``None``: untimed, as games from before clocks), the
+    deadline of the player to move (``None``: no clock running), and when its clock timer next fires (the next
+    warning, the timeout, or an untimed game's reminder; ``None``: never, the game is over).
+
+    ``claim`` is the id of the clock timer the writer read (``GameRow.timer_id``): the write happens only if
+    that timer is still there, and removes it. Every clock write replaces the timer, so a claim is a version
+    check: of two processes acting on the same due timer, or a sweep racing a vacation switch, one writes and
+    the other gets :class:`StaleWriteError`. ``None`` (a move, guarded by the log length instead) replaces
+    whatever timer the game has."""
+
+    clock: dict[str, Any] | None
+    deadline: float | None
+    timer_at: float | None
+    claim: int | None = None
+
+
 class StaleWriteError(StoreError):
     """Someone else changed the game between our read and our write; nothing was written."""
 
@@ -75,7 +77,19 @@ class DatabaseUnusableError(StoreError):
 
 #: tables every migrated database has; a missing one means the file was damaged or edited by hand
 REQUIRED_TABLES = (
-    "players", "games", "game_players", "moves", "challenges", "settings", "meta", "schema_version", "game_memory"
+    "players",
+    "games",
+    "game_players",
+    "moves",
+    "challenges",
+    "settings",
+    "meta",
+    "schema_version",
+    "game_memory",
+    "timers",
+    "vacations",
+    "proposals",
+    "queued_lines",
 )
 
 
@@ -102,7 +116,7 @@ def describe_database_error(exc: BaseException) -> str:
 
 _GAME_COLUMNS = (
     "id, type, options, players, seed, status, move_number, log_length, to_move, snapshot, outcome, "
-    "guild_id, channel_id, thread_id, created_at, updated_at"
+    "guild_id, channel_id, thread_id, created_at, updated_at, clock, deadline"
 )
 _CHALLENGE_COLUMNS = (
     "id, type, options, players, accepted, status, game_id, guild_id, channel_id, message_id, created_at, expires_at"
@@ -120,16 +134,20 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-class Store:
-    """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""
+class CoreStore:
+    """The database's core: the connection, migrations, players, games, the move log, challenges, settings.
+    :class:`data.store.Store` adds the correspondence tables; create it with :meth:`open`, use it as an async
+    context manager or call :meth:`close`."""
 
     def __init__(self, connection: Connection, write_lock: Any) -> None:
         self._db = connection
         self._write_lock = write_lock
         self.path = ":memory:"
+        #: the time rows are stamped with; the actions give the store their one injectable clock
+        self.now: Callable[[], float] = time.time
 
     @classmethod
-    async def open(cls, path: str | Path, *, backup_before_migrating: bool = True, direct: bool = False) -> Store:
+    async def open(cls, path: str | Path, *, backup_before_migrating: bool = True, direct: bool = False) -> Self:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date.
 
         By default the connection is aiosqlite's (queries in a worker thread; for the bot). ``direct`` uses the
@@ -178,7 +196,7 @@ class Store:
     async def close(self) -> None:
         await self._db.close()
 
-    async def __aenter__(self) -> Store:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -270,7 +288,7 @@ class Store:
             await db.execute(
                 "INSERT INTO players (id, discord_id, created_at) VALUES (?, ?, ?) "
                 "ON CONFLICT(id) DO UPDATE SET discord_id = COALESCE(players.discord_id, excluded.discord_id)",
-                (player_id, discord_id, time.time()),
+                (player_id, discord_id, self.now()),
             )
 
     async def player_by_discord_id(self, discord_id: int) -> str | None:
@@ -297,9 +315,10 @@ class Store:
         guild_id: int | None = None,
         channel_id: int | None = None,
         memory: Sequence[int] = (),
+        clock: ClockWrite | None = None,
     ) -> int:
-        """Store a new game at move 0 (with its initial memory) and return its id."""
-        now = time.time()
+        """Store a new game at move 0 (with its initial memory and clock) and return its id."""
+        now = self.now()
         async with self.transaction() as db:
             for player in players:
                 await db.execute(
@@ -327,6 +346,8 @@ class Store:
                 [(game_id, seat, player) for seat, player in enumerate(players)],
             )
             await _append_memory(db, game_id, 0, memory)
+            if clock is not None:
+                await _write_clock(db, game_id, clock)
         return game_id
 
     async def load_game(self, game_id: int) -> GameRow:
@@ -334,6 +355,7 @@ class Store:
         its move log does not end where the game says. One query (two for a game with memory)."""
         async with self._db.execute(
             f"SELECT {_GAME_COLUMNS},"
+            " (SELECT id FROM timers WHERE game_id = games.id AND kind = 'clock' ORDER BY id LIMIT 1),"
             " (SELECT seq FROM moves WHERE game_id = games.id ORDER BY seq DESC LIMIT 1),"
             " (SELECT number FROM moves WHERE game_id = games.id ORDER BY seq DESC LIMIT 1),"
             " EXISTS (SELECT 1 FROM game_memory WHERE game_id = games.id)"
@@ -343,7 +365,7 @@ class Store:
             row = await cursor.fetchone()
         if row is None:
             raise NotFoundError(f"there is no game {game_id}")
-        game = _game_row(row)
+        game = _game_row(row)._replace(timer_id=row[-4])
         _check_log_end(game, row[-3], row[-2])
         if not row[-1]:
             return game
@@ -362,12 +384,17 @@ class Store:
         outcome: dict[str, Any] | None,
         memory_from: int = 0,
         memory_append: Sequence[int] = (),
+        clock: ClockWrite | None = None,
     ) -> None:
         """Append ``entries`` to the log and replace the snapshot, atomically, only if the log still has
         ``expected_log_length`` rows; otherwise raise :class:`StaleWriteError` and write nothing.
-        ``memory_append`` are new values of the game's memory, which held ``memory_from`` values before."""
-        now = time.time()
+        ``memory_append`` are new values of the game's memory, which held ``memory_from`` values before.
+        ``clock`` is the game's clock after the actions and its next timer, written in the same transaction
+        (and the timer it names claimed: see :class:`ClockWrite`)."""
+        now = self.now()
         async with self.transaction() as db:
+            if clock is not None:
+                await _write_clock(db, game_id, clock)
             cursor = await db.execute(
                 "UPDATE games SET snapshot = ?, move_number = ?, log_length = log_length + ?, status = ?, to_move = ?,"
                 " outcome = ?, updated_at = ? WHERE id = ? AND log_length = ?",
@@ -396,7 +423,7 @@ class Store:
                         e.player_id,
                         e.text,
                         _dumps(e.events),
-                        int(e.auto),
+                        2 if e.queued else int(e.auto),
                         now,
                     )
                     for i, e in enumerate(entries)
@@ -447,9 +474,10 @@ class Store:
                 player_id=r[2],
                 text=str(r[3]),
                 events=_loads(r[4], f"move {r[0]} of game {game_id}"),
-                auto=bool(r[5]),
+                auto=r[5] == 1,
                 seq=int(r[0]),
                 created_at=float(r[6]),
+                queued=r[5] == 2,
             )
             for r in rows
         ]
@@ -542,7 +570,7 @@ class Store:
         dice, a resignation's note) and left as JSON text; every other row carries ``"[]"``."""
         async with self._db.execute(
             "SELECT number, player_id, text, auto,"
-            " CASE WHEN text = 'resign' OR instr(events, '\"roll\"') > 0 THEN events ELSE '[]' END"
+            " CASE WHEN text IN ('resign', 'undo') OR instr(events, '\"roll\"') > 0 THEN events ELSE '[]' END"
             " FROM moves WHERE game_id = ? ORDER BY seq",
             (game_id,),
         ) as cursor:
@@ -592,7 +620,7 @@ class Store:
         channel_id: int | None = None,
     ) -> int:
         """Store an open challenge; the challenger (``players[0]``) has accepted by making it."""
-        now = time.time()
+        now = self.now()
         async with self.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO challenges (type, options, players, accepted, status, guild_id, channel_id, created_at,"
@@ -691,6 +719,24 @@ class Store:
             )
 
 
+async def _write_clock(db: Connection, game_id: int, write: ClockWrite) -> None:
+    """Claim the game's clock timer (see :class:`ClockWrite`), store its clock, and schedule its next timer."""
+    if write.claim is not None:
+        cursor = await db.execute(
+            "DELETE FROM timers WHERE id = ? AND game_id = ? AND kind = 'clock'", (write.claim, game_id)
+        )
+        if cursor.rowcount != 1:
+            raise StaleWriteError(f"the clock of game {game_id} changed meanwhile")
+    else:
+        await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'clock'", (game_id,))
+    await db.execute(
+        "UPDATE games SET clock = ?, deadline = ? WHERE id = ?",
+        (None if write.clock is None else _dumps(write.clock), write.deadline, game_id),
+    )
+    if write.timer_at is not None:
+        await db.execute("INSERT INTO timers (due_at, kind, game_id) VALUES (?, 'clock', ?)", (write.timer_at, game_id))
+
+
 async def _append_memory(db: Connection, game_id: int, start: int, values: Sequence[int]) -> None:
     """Append ``values`` (unsigned 64-bit, 8 bytes little-endian each) after the ``start`` values a game's memory
     holds, touching only the chunks they fall in."""
@@ -759,6 +805,8 @@ def _game_row(row: Sequence[Any]) -> GameRow:
             thread_id=row[13],
             created_at=float(row[14]),
             updated_at=float(row[15]),
+            clock=None if row[16] is None else _loads(row[16], what),
+            deadline=None if row[17] is None else float(row[17]),
         )
     except (TypeError, ValueError) as exc:
         raise DamagedRowError(f"{what} is damaged ({exc})") from exc
