@@ -504,6 +504,7 @@ class GameState(ABC):
         """Take the random generator of ``later`` (a later position of this game): a move taken back is then
         played again with the dice already rolled, and the rolls to come are not the ones that were seen, so
         nobody can fish for better dice by taking moves back. Games without chance have nothing to take."""
+        del later
 
     def cancel(self, reason: str) -> None:
         """End the game without a result (a player declined to play in the first round)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from bot.actions.common import (
     Result,
@@ -15,7 +16,10 @@ from bot.actions.common import (
     status_line,
     think_here,
 )
+from bot.correspondence.clock import Clock
+from bot.correspondence.periods import QuietHours, delivery_time, warning_time
 from data.store import (
+    ClockWrite,
     DamagedRowError,
     GameRow,
     LogEntry,
@@ -40,10 +44,15 @@ class ActionsBase:
         clock: Callable[[], float] = time.time,
         think: Callable[[GameState, str, float | None], Awaitable[tuple[str, str]]] | None = think_here,
         ai_seconds: float | None = None,
+        reminder_interval: float = 24 * 3600.0,
     ) -> None:
         """``think`` makes computer players' moves (``None``: they never move by themselves); ``ai_seconds`` is
-        their wall-clock safety net (``PBM_AI_SECONDS``; default per level)."""
+        their wall-clock safety net (``PBM_AI_SECONDS``; default per level). ``clock`` is the one source of the
+        time for everything, the store's stamps included (tests and ``--now`` move it); untimed games remind
+        the player to move every ``reminder_interval`` seconds."""
         self.store = store
+        store.now = clock
+        self.reminder_interval = reminder_interval
         self._think = think
         self.ai_seconds = ai_seconds
         self._seed = seed_source or (lambda: int.from_bytes(os.urandom(8), "big") >> 1)
@@ -51,12 +60,34 @@ class ActionsBase:
         self._clock = clock
 
     async def _commit(
-        self, game_id: int, log_length: int, entries: list[LogEntry], state: GameState, memory_from: int
+        self,
+        game_id: int,
+        log_length: int,
+        entries: list[LogEntry],
+        state: GameState,
+        memory_from: int,
+        *,
+        before: GameRow | None,
+        memory_reset: bool = False,
+        claim: int | None = None,
+        refill: bool = False,
     ) -> Result | None:
         """Commit actions under the stale-move guard (``log_length`` is what the caller read); the game's memory
-        held ``memory_from`` values when it was read, and what the actions added is appended."""
+        held ``memory_from`` values when it was read, and what the actions added is appended. The game's clock
+        (read in ``before``) moves on in the same transaction: a turn that passed refills the clock for the
+        player to move (``refill`` forces it), and the next timer is scheduled; ``claim`` is the clock timer a
+        sweep acts on (see :class:`data.store.ClockWrite`)."""
         outcome = state.outcome()
         status = "active" if outcome is None else ("cancelled" if outcome.cancelled else "finished")
+        to_move = _player_to_move(state)
+        clock_json = None if before is None else before.clock
+        turn_passed = (
+            refill
+            or before is None
+            or to_move != before.to_move
+            or any(not e.auto and e.text not in state.game.extra_commands for e in entries)
+        )
+        write = await self._clock_after(clock_json, to_move, turn_passed=turn_passed, active=status == "active")
         try:
             await self.store.commit_actions(
                 game_id,
@@ -65,10 +96,12 @@ class ActionsBase:
                 snapshot=state.to_json(),
                 move_number=state.ply,
                 status=status,
-                to_move=_player_to_move(state),
+                to_move=to_move,
                 outcome=None if outcome is None else outcome.to_json(),
                 memory_from=memory_from,
-                memory_append=state.memory()[memory_from:],
+                memory_append=state.memory()[0 if memory_reset else memory_from :],
+                clock=write._replace(claim=claim),
+                memory_reset=memory_reset,
             )
         except StaleWriteError:
             return _fail(
@@ -77,6 +110,73 @@ class ActionsBase:
                 game_id=game_id,
             )
         return None
+
+    # ---- clocks --------------------------------------------------------------------------------------------
+
+    async def _clock_after(
+        self, clock_json: dict[str, Any] | None, to_move: str | None, *, turn_passed: bool, active: bool
+    ) -> ClockWrite:
+        """The clock write after actions: when the turn passed, the outgoing player's time is booked and the
+        player to move starts a full turn (paused while they are on vacation); then the next timer."""
+        now = self._clock()
+        clock = Clock.from_json(clock_json)
+        if clock.timed and (turn_passed or not active):
+            outgoing = await self._tz(clock.player) if clock.player is not None else "UTC"
+            paused = active and to_move is not None and bool(await self.store.on_vacation([to_move]))
+            clock.next_turn(to_move if active else None, now, outgoing, paused=paused)
+        return await self._schedule(clock, stored=clock_json is not None, active=active)
+
+    async def _schedule(self, clock: Clock, *, stored: bool, active: bool) -> ClockWrite:
+        """A clock as it is written: its JSON (``None`` kept for games from before clocks), the deadline of the
+        player to move, and the next timer: the next warning (moved out of quiet hours) or the timeout; for an
+        untimed game the next reminder."""
+        now = self._clock()
+        json_form = clock.to_json() if stored else None
+        if not active:
+            return ClockWrite(json_form, None, None)
+        if not clock.timed:
+            quiet = await self._quiet(clock.player) if clock.player is not None else None
+            return ClockWrite(json_form, None, delivery_time(now + self.reminder_interval, quiet))
+        if clock.player is None:
+            return ClockWrite(json_form, None, None)
+        tz = await self._tz(clock.player)
+        deadline = clock.deadline(tz)
+        if deadline is None:
+            return ClockWrite(json_form, None, None)  # paused: resuming schedules it again
+        quiet = await self._quiet(clock.player)
+        times = [warning_time(w.due, deadline, quiet) for w in clock.pending_warnings(tz)]
+        return ClockWrite(json_form, deadline, min([*times, deadline]))
+
+    async def _tz(self, player: str | None) -> str:
+        """A player's time zone (UTC unless they set one)."""
+        if player is None:
+            return "UTC"
+        return await self.store.get_setting(player, "tz") or "UTC"
+
+    async def _quiet(self, player: str) -> QuietHours | None:
+        """A player's quiet hours, if they set any."""
+        settings = await self.store.settings_of(player, ("quiet", "tz"))
+        if "quiet" not in settings:
+            return None
+        try:
+            return QuietHours.parse(settings["quiet"], settings.get("tz", "UTC"))
+        except ValueError:
+            return None  # a setting written by an older pbm that no longer reads: no quiet hours
+
+    async def _attach_clock(self, result: Result) -> Result:
+        """Put the game's clock on a result about it: seconds left per player (``--json``) and a note per
+        player (board headers, text boards)."""
+        if result.game_id is None or result.state is None:
+            return result
+        clock = Clock.from_json(await self.store.clock_of(result.game_id))
+        if not clock.timed or result.status not in (None, "active"):
+            return result
+        players = list(result.state.players)
+        tz = await self._tz(clock.player)
+        now = self._clock()
+        result.clock = clock.seconds_left(players, now, tz)
+        result.clock_notes = clock.notes(players, now, tz)
+        return result
 
     # ---- helpers -------------------------------------------------------------------------------------------
 

@@ -17,6 +17,8 @@ from data.store import (
     NotFoundError,
     StaleWriteError,
 )
+from bot.correspondence.clock import Clock
+from bot.correspondence.options import TimeRules, parse_time_rules, split_options
 from rules import registry
 from rules.base import GameDef, GameError
 
@@ -41,11 +43,15 @@ class ChallengeActions(ActionsBase):
             game = registry.get(game_name)
             if len(set(players)) != len(players):
                 return _fail("a player cannot be challenged twice, nor challenge themself")
-            parsed = game.parse_options(options, len(players))
+            game_words, server_words = split_options(options)
+            parsed = game.parse_options(game_words, len(players))
+            time_rules = parse_time_rules(server_words)
         except GameError as exc:
             return _fail(str(exc))
         if start:
-            return await self._start_game(game, parsed, list(players), guild_id=guild_id, channel_id=channel_id)
+            return await self._start_game(
+                game, parsed, list(players), time_rules, guild_id=guild_id, channel_id=channel_id
+            )
         expires = None if self.challenge_ttl is None else self._clock() + self.challenge_ttl
         for player in players:
             await self.store.ensure_player(player)
@@ -56,7 +62,7 @@ class ChallengeActions(ActionsBase):
         return Result(
             ok=True,
             message=f"{players[0]} challenges {others} to {game.title}"
-            + (f" ({game.format_options(parsed)})" if game.format_options(parsed) else "")
+            + f" ({_described(game, parsed, time_rules)})"
             + f": challenge {challenge_id}",
             game_type=game.name,
             challenge_id=challenge_id,
@@ -91,7 +97,9 @@ class ChallengeActions(ActionsBase):
             )
         game = registry.get(challenge.type)
         try:
-            options = game.parse_options(challenge.options, len(challenge.players))
+            game_words, server_words = split_options(challenge.options)
+            options = game.parse_options(game_words, len(challenge.players))
+            time_rules = parse_time_rules(server_words)
         except GameError as exc:
             return _fail(f"challenge {challenge_id} cannot start: {exc}", challenge_id=challenge_id)
         try:
@@ -99,7 +107,7 @@ class ChallengeActions(ActionsBase):
         except StaleWriteError:
             return _fail(f"challenge {challenge_id} has already been answered", challenge_id=challenge_id)
         result = await self._start_game(
-            game, options, challenge.players, guild_id=challenge.guild_id, channel_id=challenge.channel_id
+            game, options, challenge.players, time_rules, guild_id=challenge.guild_id, channel_id=challenge.channel_id
         )
         if result.game_id is not None:
             await self.store.update_challenge(
@@ -166,6 +174,7 @@ class ChallengeActions(ActionsBase):
         game: GameDef,
         options: dict[str, Any],
         players: list[str],
+        time_rules: TimeRules,
         *,
         guild_id: int | None,
         channel_id: int | None,
@@ -174,20 +183,31 @@ class ChallengeActions(ActionsBase):
         seed = self._seed()
         state = game.new(options, players, seed)
         memory = state.memory()
+        to_move = _player_to_move(state)
+        clock = Clock(time_rules)
+        paused = to_move is not None and bool(await self.store.on_vacation([to_move]))
+        clock.next_turn(to_move, self._clock(), "UTC", paused=paused)
         game_id = await self.store.create_game(
             game.name,
             options,
             players,
             seed,
             state.to_json(),
-            _player_to_move(state),
+            to_move,
             guild_id=guild_id,
             channel_id=channel_id,
             memory=memory,
+            clock=await self._schedule(clock, stored=True, active=True),
         )
         entries, events = _run_server_loop(state)
         if entries:
-            await self._commit(game_id, 0, entries, state, memory_from=len(memory))
-        opts = game.format_options(options)
-        message = f"{prefix}{game.title} game {game_id} started: {', '.join(players)}" + (f" ({opts})" if opts else "")
-        return await self._computer_turns(self._game_result(game, game_id, state, message, events, actor=None))
+            before = await self.store.load_game(game_id)
+            await self._commit(game_id, 0, entries, state, memory_from=len(memory), before=before)
+        message = f"{prefix}{game.title} game {game_id} started: {', '.join(players)} ({_described(game, options, time_rules)})"
+        return await self._after_action(self._game_result(game, game_id, state, message, events, actor=None))
+
+
+def _described(game: GameDef, options: dict[str, Any], time_rules: TimeRules) -> str:
+    """A game's options for people: the game's own as typed, then the clock (``-size=8; 3 days per move``)."""
+    opts = game.format_options(options)
+    return "; ".join(part for part in (opts, time_rules.describe()) if part)

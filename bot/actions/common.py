@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +13,7 @@ from data.store import (
     DamagedRowError,
     GameSummary,
     LogEntry,
+    LogRow,
 )
 from rules.base import Event, GameDef, GameError, GameState, MoveError, MoveSyntaxError, Resign
 
@@ -89,6 +91,16 @@ class Result:
     players: list[str] = field(default_factory=list)
     legal_moves: list[str] | None = None
     frames: list[tuple[GameState, str]] = field(default_factory=list)
+    #: seconds left per player on a timed game's clock (the player to move's running clock, the others' next
+    #: turn), and the same in a few words for pictures and text boards
+    clock: dict[str, float] = field(default_factory=dict)
+    clock_notes: dict[str, str] = field(default_factory=dict)
+    #: players who are in their quiet hours: not pinged now, told when those end (POSIX time)
+    held: dict[str, float] = field(default_factory=dict)
+    #: private notes for players (a queued line dropped), to be shown only to them
+    private: list[tuple[str, str]] = field(default_factory=list)
+    #: the move text the action played, as logged (queued lines are matched against it)
+    played: str | None = None
 
     def legal_move_texts(self) -> list[str]:
         """The legal moves of the player to move in the position this result is about (empty when the game is
@@ -100,16 +112,27 @@ class Result:
             return []
         return [state.move_text(m) for m in state.legal_moves]
 
+    def seat_notes(self) -> dict[int, str]:
+        """The clock notes by seat, as the pictures take them."""
+        if self.state is None:
+            return {}
+        return {seat: self.clock_notes[p] for seat, p in enumerate(self.state.players) if p in self.clock_notes}
+
     def board_png(self) -> bytes | None:
         """The board picture of ``state`` (imports Pillow on first use; fronts call it off their event loop)."""
         if self.state is None:
             return None
         from render import board_png
 
-        return board_png(self.state)
+        return board_png(self.state, self.seat_notes() or None)
 
     def board_text(self) -> str | None:
-        return None if self.state is None else self.state.text_board()
+        if self.state is None:
+            return None
+        board = self.state.text_board()
+        if self.clock_notes:
+            board += "\nclock: " + ", ".join(f"{p} {note}" for p, note in self.clock_notes.items())
+        return board
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -127,6 +150,7 @@ class Result:
             "notify": self.notify,
             "items": self.items,
             "legal_moves": self.legal_move_texts() if self.game_id is not None else [],
+            "clock": self.clock or None,
         }
 
 
@@ -261,7 +285,8 @@ def _is_move_fragment(state: GameState, word: str, seat: int) -> bool:
 
 
 def _apply_logged(state: GameState, entry: LogEntry) -> None:
-    """Re-apply one logged action during a replay; a log that no longer replays is reported as damaged."""
+    """Re-apply one logged action during a replay; a log that no longer replays is reported as damaged. A
+    takeback (``undo``) needs the earlier position: :func:`replay_steps` applies those."""
     if entry.auto:
         move = state.forced_move()
         if move is None or state.move_text(move) != entry.text:
@@ -275,7 +300,51 @@ def _apply_logged(state: GameState, entry: LogEntry) -> None:
     if entry.text == "resign":
         state.resign(seat)
         return
+    if entry.text == "timeout":
+        state.time_out(seat)
+        return
+    if entry.text == "draw":
+        state.agree_draw()
+        return
     state.push(state.parse_move(entry.text, seat))
+
+
+def replay_steps(state: GameState, log: Sequence[LogRow]) -> Iterator[tuple[LogRow, GameState]]:
+    """Apply a game's logged actions one by one from its start, yielding each with the position after it. A
+    takeback (``undo``, whose event names the first action it took back) brings back the position before that
+    action, keeping the dice of the moment (:meth:`GameState.adopt_dice`): the position is copied before
+    every action a later takeback names, and only then."""
+    marks = {_undo_seq(entry) for entry in log if entry.text == "undo" and not entry.auto}
+    saved: dict[int, GameState] = {}
+    for entry in log:
+        if entry.seq in marks:
+            saved[entry.seq] = state.clone()
+        if entry.text == "undo" and not entry.auto:
+            earlier = saved.pop(_undo_seq(entry), None)
+            if earlier is None:
+                raise DamagedRowError(f"the takeback at action {entry.seq} names no earlier action")
+            earlier.adopt_dice(state)
+            state = earlier
+        else:
+            _apply_logged(state, entry)
+        yield entry, state
+
+
+def _undo_seq(entry: LogRow) -> int:
+    """The first action a logged takeback took back."""
+    try:
+        return int(entry.events[0]["data"]["seq"])
+    except (IndexError, KeyError, TypeError, ValueError):
+        raise DamagedRowError(f"the takeback at action {entry.seq} is damaged") from None
+
+
+def _is_computer_name(player: str) -> bool:
+    """Whether a player is a computer player (``ai:1`` .. ``ai:3``); the ``ai`` package is imported only then."""
+    if not player.lower().startswith("ai:"):
+        return False
+    from ai import is_ai
+
+    return is_ai(player)
 
 
 def _rolled(events_json: str) -> str:

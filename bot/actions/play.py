@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.actions.base import ActionsBase
 from bot.actions.common import (
+    _is_computer_name,
     MAX_MOVE_TEXT,
     InputError,
     Result,
@@ -23,6 +24,9 @@ from data.store import (
     GameRow,
     LogEntry,
 )
+from bot.correspondence.clock import Clock
+from bot.correspondence.options import TimeRules
+from bot.correspondence.periods import format_local
 from rules.base import Event, GameDef, GameError, GameState, MoveSyntaxError, Resign
 
 
@@ -31,14 +35,18 @@ class PlayActions(ActionsBase):
 
     async def move(self, game_id: int, player: str, text: str, *, alternative: str | None = None) -> Result:
         """``player`` makes a move written ``text`` (pbmserv notation, optionally ending ``#moveno``); computer
-        players to move after it reply at once (see :meth:`_computer_turns`)."""
-        return await self._computer_turns(await self._move_once(game_id, player, text, alternative=alternative))
+        players to move after it reply at once (see :meth:`_after_action`)."""
+        return await self._after_action(await self._move_once(game_id, player, text, alternative=alternative))
 
-    async def _move_once(self, game_id: int, player: str, text: str, *, alternative: str | None = None) -> Result:
+    async def _move_once(
+        self, game_id: int, player: str, text: str, *, alternative: str | None = None, queued: bool = False
+    ) -> Result:
         """``player`` makes a move written ``text`` (pbmserv notation, optionally ending ``#moveno``).
 
         ``alternative`` is another reading of the same input, tried when ``text`` is not a move at all: the
         console passes the input without pbmserv's password word, which it cannot tell from a move by itself.
+        ``queued`` marks a move played from the player's conditional moves. A player whose clock has run out
+        cannot move any more: the sweep applies the timeout.
         """
         if len(text) > MAX_MOVE_TEXT:
             return _fail(f"a move is at most {MAX_MOVE_TEXT} characters; {shorten(text)} is longer", game_id=game_id)
@@ -62,6 +70,9 @@ class PlayActions(ActionsBase):
         if stale is not None:
             stale.game_type = game.name
             return stale
+        out_of_time = await self._out_of_time(row, player)
+        if out_of_time is not None:
+            return _fail(out_of_time, game_id=game_id, game_type=game.name, state=state, move_number=state.ply)
         seat = state.seat_of(player)
         if text.lower() in ("resign", "forfeit"):
             return await self._resign(row, game, state, player)
@@ -85,19 +96,31 @@ class PlayActions(ActionsBase):
             return await self._resign(row, game, state, player)
         move_text = state.move_text(move)
         events = state.push(move)
-        entries = [LogEntry(state.ply, player, move_text, [e.to_json() for e in events])]
+        entries = [LogEntry(state.ply, player, move_text, [e.to_json() for e in events], queued=queued)]
         more_entries, more_events = _run_server_loop(state)
-        error = await self._commit(game_id, row.log_length, entries + more_entries, state, len(row.memory))
+        error = await self._commit(game_id, row.log_length, entries + more_entries, state, len(row.memory), before=row)
         if error is not None:
             return error
-        return self._game_result(
+        result = self._game_result(
             game, game_id, state, _announce(game, player, move_text, events), events + more_events, actor=player
         )
+        result.played = move_text
+        return result
+
+    async def _out_of_time(self, row: GameRow, player: str) -> str | None:
+        """Why ``player`` cannot act any more in this game (their clock ran out), or ``None``."""
+        clock = Clock.from_json(row.clock)
+        if not clock.timed or clock.player != player or clock.paused:
+            return None
+        left = clock.left(self._clock(), await self._tz(player))
+        if left is None or left > 0:
+            return None
+        return f"{player}'s time in game {row.id} has run out: the move was not played (the game ends on time)"
 
     async def resign(self, game_id: int, player: str, expected: int | None = None) -> Result:
         """``player`` resigns (pbmserv semantics: see the module docstring); ``expected`` is the ``#n`` guard.
         Computer players to move afterwards reply at once."""
-        return await self._computer_turns(await self._resign_once(game_id, player, expected))
+        return await self._after_action(await self._resign_once(game_id, player, expected))
 
     async def _resign_once(self, game_id: int, player: str, expected: int | None) -> Result:
         loaded = await self._load(game_id)
@@ -124,7 +147,7 @@ class PlayActions(ActionsBase):
             return _fail(str(exc), game_id=row.id, game_type=game.name)
         entries = [LogEntry(state.ply, player, "resign", [e.to_json() for e in events])]
         more_entries, more_events = _run_server_loop(state)
-        error = await self._commit(row.id, row.log_length, entries + more_entries, state, len(row.memory))
+        error = await self._commit(row.id, row.log_length, entries + more_entries, state, len(row.memory), before=row)
         if error is not None:
             return error
         # A resignation queued (or withdrawn) out of turn changes nobody's turn: nobody is pinged for it.
@@ -144,9 +167,8 @@ class PlayActions(ActionsBase):
         reason = f"{player} declined to play"
         state.cancel(reason)
         event = Event("resign", reason, row.players.index(player), {"declined": True})
-        error = await self._commit(
-            row.id, row.log_length, [LogEntry(state.ply, player, "decline", [event.to_json()])], state, len(row.memory)
-        )
+        decline = [LogEntry(state.ply, player, "decline", [event.to_json()])]
+        error = await self._commit(row.id, row.log_length, decline, state, len(row.memory), before=row)
         if error is not None:
             return error
         remaining = [p for p in row.players if p != player]
@@ -164,6 +186,7 @@ class PlayActions(ActionsBase):
             game,
             options,
             remaining,
+            TimeRules.from_json((row.clock or {}).get("rules")),
             guild_id=row.guild_id,
             channel_id=row.channel_id,
             prefix=f"{reason}; game {row.id} is cancelled. ",
@@ -171,26 +194,37 @@ class PlayActions(ActionsBase):
         result.events.insert(0, event)
         return result
 
-    # ---- computer players ----------------------------------------------------------------------------------
+    # ---- replies made for players -------------------------------------------------------------------------
 
-    async def _computer_turns(self, result: Result) -> Result:
-        """While a computer player (``ai:1`` .. ``ai:3``) is to move, it plays, each move through the same guarded
-        commit as a person's; the result tells what the person's action and every reply did. Its choice is
-        seeded by the game's seed and the move number, so it is the same however often it is asked."""
-        if not result.ok or self._think is None or result.state is None:
+    async def _after_action(self, result: Result) -> Result:
+        """After an action that changed a game: while a computer player (``ai:1`` .. ``ai:3``) is to move it
+        plays, and while the player to move has a queued line that answers the move just made, that reply is
+        played for them (``(Queued)``), each through the same guarded commit as a person's move; the result
+        tells what the action and every reply did. Then the clock goes on the result, and players in their quiet
+        hours are held rather than pinged. A computer's choice is seeded by the game's seed and the move number,
+        so it is the same however often it is asked."""
+        if not result.ok or result.state is None or result.game_id is None:
             return result
-        from ai import is_ai
-
         state = result.state
         game = state.game
         lines = _without_status(result.message, game, state)
         events = list(result.events)
+        private = list(result.private)
         last = result
-        while last.status == "active" and last.to_move is not None and is_ai(last.to_move):
+        while last.status == "active" and last.to_move is not None:
             player = last.to_move
             assert last.game_id is not None and last.state is not None
-            text, note = await self._think(last.state, player, self.ai_seconds)
-            reply = await self._move_once(last.game_id, player, f"{text}#{last.state.ply + 1}")
+            note = ""
+            if _is_computer_name(player):
+                if self._think is None:
+                    break
+                text, note = await self._think(last.state, player, self.ai_seconds)
+                reply = await self._move_once(last.game_id, player, f"{text}#{last.state.ply + 1}")
+            else:
+                reply, notes = await self._queued_reply(last, player)
+                private += notes
+                if reply is None:
+                    break
             if not reply.ok:  # another action got there first, or the choice was refused: stop, say so, lose nothing
                 lines.append(f"{player} could not move: {reply.message}")
                 break
@@ -198,16 +232,42 @@ class PlayActions(ActionsBase):
             reply_lines = _without_status(reply.message, game, reply.state)
             if note:
                 reply_lines[0] = f"{reply_lines[0]} ({player} {note})"
+            elif not _is_computer_name(player):
+                reply_lines[0] = f"{reply_lines[0]} (Queued)"
             lines += reply_lines
             events += reply.events
             last = reply
-        if last is result:
-            return result
-        assert last.state is not None
-        lines.append(status_line(game, last.state))
-        last.message = "\n".join(line for line in lines if line)
-        last.events = events
-        human = last.to_move if last.to_move is not None and not is_ai(last.to_move) else None
-        last.notify = [human] if human is not None else []
-        last.challenge_id = result.challenge_id
+        if last is not result:
+            assert last.state is not None
+            lines.append(status_line(game, last.state))
+            last.message = "\n".join(line for line in lines if line)
+            last.events = events
+            human = last.to_move if last.to_move is not None and not _is_computer_name(last.to_move) else None
+            last.notify = [human] if human is not None else []
+            last.challenge_id = result.challenge_id
+        last.private = private
+        await self._attach_clock(last)
+        await self._hold_for_quiet_hours(last)
         return last
+
+    async def _hold_for_quiet_hours(self, result: Result) -> None:
+        """Players to ping who are in their quiet hours are not pinged now: a ``deliver`` timer tells them when
+        the quiet hours end, and the message says so."""
+        now = self._clock()
+        for player in list(result.notify):
+            quiet = await self._quiet(player)
+            if quiet is None or not quiet.contains(now):
+                continue
+            release = quiet.ends_after(now)
+            await self.store.add_timer(
+                "deliver",
+                release,
+                game_id=result.game_id,
+                player_id=player,
+                ref=result.move_number,
+                data={"text": f"{player}, game {result.game_id} is waiting for your move."},
+            )
+            result.notify.remove(player)
+            result.held[player] = release
+            result.message += f"\n({player} is in quiet hours and will be told at {format_local(release, quiet.tz)})"
+

@@ -385,12 +385,14 @@ class CoreStore:
         memory_from: int = 0,
         memory_append: Sequence[int] = (),
         clock: ClockWrite | None = None,
+        memory_reset: bool = False,
     ) -> None:
         """Append ``entries`` to the log and replace the snapshot, atomically, only if the log still has
         ``expected_log_length`` rows; otherwise raise :class:`StaleWriteError` and write nothing.
         ``memory_append`` are new values of the game's memory, which held ``memory_from`` values before.
         ``clock`` is the game's clock after the actions and its next timer, written in the same transaction
-        (and the timer it names claimed: see :class:`ClockWrite`)."""
+        (and the timer it names claimed: see :class:`ClockWrite`). ``memory_reset`` replaces the memory with
+        ``memory_append`` (a move taken back takes the positions it made with it)."""
         now = self.now()
         async with self.transaction() as db:
             if clock is not None:
@@ -429,7 +431,23 @@ class CoreStore:
                     for i, e in enumerate(entries)
                 ],
             )
-            await _append_memory(db, game_id, memory_from, memory_append)
+            if memory_reset:
+                await db.execute("DELETE FROM game_memory WHERE game_id = ?", (game_id,))
+            await _append_memory(db, game_id, 0 if memory_reset else memory_from, memory_append)
+
+    async def clock_of(self, game_id: int) -> dict[str, Any] | None:
+        """A game's clock JSON alone (``None``: untimed or no such game)."""
+        async with self._db.execute("SELECT clock FROM games WHERE id = ?", (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None or row[0] is None else _loads(row[0], f"the clock of game {game_id}")
+
+    async def settings_of(self, player_id: str, keys: Sequence[str]) -> dict[str, str]:
+        """Several settings of a player in one query."""
+        marks = ", ".join("?" for _ in keys)
+        async with self._db.execute(
+            f"SELECT key, value FROM settings WHERE player_id = ? AND key IN ({marks})", (player_id, *keys)
+        ) as cursor:
+            return {str(r[0]): str(r[1]) for r in await cursor.fetchall()}
 
     async def load_memory(self, game_id: int) -> list[int]:
         """A game's append-only memory (see :meth:`GameState.memory`), oldest first."""

@@ -1,0 +1,311 @@
+"""Time: the sweep over due timers (warnings, reminders, timeouts, vacations that run out, proposals that expire,
+pings held through quiet hours), vacations, and the player's notification settings (quiet hours, time zone,
+preview before every move).
+
+The sweep acts on each due timer inside the transaction that claims it (see :mod:`data.store.correspondence`),
+so a timer is acted on once however many processes sweep, and a timeout goes through the same guarded commit as
+a move: whichever commits first wins, the other is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.actions.base import ActionsBase
+from bot.actions.common import Result, _fail, _run_server_loop, shorten
+from bot.correspondence.clock import Clock
+from bot.correspondence.periods import (
+    DAY,
+    QuietHours,
+    format_left,
+    format_local,
+    vacation_bank,
+    vacation_runs_out,
+    zone,
+)
+from data.store import ClockWrite, LogEntry, StaleWriteError, TimerRow, VacationRow
+
+#: the most due timers one sweep takes on; the rest wait for the next sweep
+SWEEP_BATCH = 1000
+_WARNING_WORDS = {"half": "half your time is gone", "day": "a day left", "hour": "an hour left"}
+
+
+@dataclass
+class Notice:
+    """Something the sweep (or a vacation switch) did that people must hear of. ``ping`` are the players to
+    mention (or DM, where they opted in); ``result`` is the game as it now stands when the board changed (a
+    timeout, and the replies that followed it), for the front to post as a turn."""
+
+    kind: str
+    text: str
+    game_id: int | None = None
+    ping: list[str] = field(default_factory=list)
+    result: Result | None = None
+
+
+class ClockActions(ActionsBase):
+    # ---- the sweep -----------------------------------------------------------------------------------------
+
+    async def sweep(self) -> list[Notice]:
+        """Act on every timer due now (at most :data:`SWEEP_BATCH`), and say what happened. Safe to run in
+        several processes at once: each timer is acted on once."""
+        notices: list[Notice] = []
+        for timer in await self.store.due_timers(self._clock(), SWEEP_BATCH):
+            if timer.kind == "clock":
+                notices += await self._clock_due(timer)
+            elif not await self.store.claim_timer(timer.id):
+                continue  # another process took it
+            elif timer.kind == "deliver":
+                notices += await self._deliver(timer)
+            elif timer.kind == "vacation" and timer.player_id is not None:
+                notices += await self._vacation_off(timer.player_id, ran_out=True)
+            elif timer.kind == "proposal" and timer.ref is not None:
+                expired = await self.expire_proposal(timer.ref)  # type: ignore[attr-defined]
+                if expired is not None:
+                    notices.append(Notice("proposal", expired.message, expired.game_id, expired.notify, expired))
+        return notices
+
+    async def _clock_due(self, timer: TimerRow) -> list[Notice]:
+        """A game's clock timer: remind (untimed), warn, or apply the timeout; then schedule the next."""
+        assert timer.game_id is not None
+        loaded = await self._load(timer.game_id)
+        if isinstance(loaded, Result):
+            await self.store.claim_timer(timer.id)  # a game that cannot be read is reported when opened
+            return []
+        row, game, state = loaded
+        if row.timer_id != timer.id or row.status != "active" or row.to_move is None:
+            if row.status != "active":
+                await self.store.claim_timer(timer.id)
+            return []
+        now = self._clock()
+        clock = Clock.from_json(row.clock)
+        if not clock.timed:
+            write = await self._schedule(clock, stored=row.clock is not None, active=True)
+            if not await self._write_clock(row.id, row.log_length, write._replace(claim=timer.id)):
+                return []
+            text = f"{row.to_move}, game {row.id} is waiting for your move."
+            return [Notice("reminder", text, row.id, [row.to_move])]
+        player = clock.player or row.to_move
+        tz = await self._tz(player)
+        left = clock.left(now, tz)
+        if left is not None and left <= 0 and not clock.paused:
+            return await self._time_out(row, game, state, player, timer.id)
+        quiet = await self._quiet(player)
+        deadline = clock.deadline(tz)
+        due = [
+            w
+            for w in clock.pending_warnings(tz)
+            if deadline is not None and _warn_at(w.due, deadline, quiet) <= now
+        ]
+        clock.mark_warned([w.name for w in due])
+        write = await self._schedule(clock, stored=True, active=True)
+        if not await self._write_clock(row.id, row.log_length, write._replace(claim=timer.id)) or not due:
+            return []
+        when = format_local(deadline, tz) if deadline is not None else ""
+        text = (
+            f"{player}, {_WARNING_WORDS[due[-1].name]} in game {row.id}: {format_left(left or 0.0)} left"
+            f" (until {when})."
+        )
+        return [Notice("warning", text, row.id, [player])]
+
+    async def _write_clock(self, game_id: int, log_length: int, write: ClockWrite) -> bool:
+        try:
+            await self.store.update_clock(game_id, log_length, write)
+        except (StaleWriteError, LookupError):
+            return False
+        return True
+
+    async def _time_out(self, row, game, state, player: str, timer_id: int) -> list[Notice]:  # noqa: ANN001
+        """``player`` ran out of time: with two players they lose on time, with more they are out and the
+        others play on. Committed under the game's guard and the timer's claim: a move that got there first
+        wins, and a second sweep finds nothing to do."""
+        seat = state.seat_of(player)
+        events = state.time_out(seat)
+        entries = [LogEntry(state.ply, player, "timeout", [e.to_json() for e in events])]
+        more_entries, more_events = _run_server_loop(state)
+        error = await self._commit(
+            row.id, row.log_length, entries + more_entries, state, len(row.memory), before=row, claim=timer_id
+        )
+        if error is not None:
+            return []
+        result = self._game_result(game, row.id, state, events[0].text, events + more_events, actor=None)
+        result = await self._after_action(result)  # type: ignore[attr-defined]
+        others = [p for p in state.players if p != player]
+        return [Notice("timeout", result.message, row.id, [*dict.fromkeys([*result.notify, *others])], result)]
+
+    async def _deliver(self, timer: TimerRow) -> list[Notice]:
+        """A ping held through quiet hours: sent if it still means something (the game still waits on them)."""
+        if timer.game_id is None or timer.player_id is None:
+            return []
+        shown = await self.show(timer.game_id)  # type: ignore[attr-defined]
+        if not shown.ok or shown.to_move != timer.player_id:
+            return []
+        return [Notice("reminder", str(timer.data.get("text", "")), timer.game_id, [timer.player_id])]
+
+    async def tick(self) -> Result:
+        """The sweep once, for the console (``pbm do tick``, with ``--now`` to act at another time)."""
+        notices = await self.sweep()
+        items = [f"{n.kind}: {n.text}" for n in notices]
+        when = format_local(self._clock(), "UTC")
+        message = f"{len(notices)} thing(s) done at {when}" if notices else f"nothing due at {when}"
+        return Result(ok=True, message=message, items=items)
+
+    # ---- vacation ------------------------------------------------------------------------------------------
+
+    async def _bank(self, player: str) -> VacationRow:
+        """A player's vacation bank as stored, or the one every player starts with (14 days, growing from
+        the day they were first seen)."""
+        stored = await self.store.vacation(player)
+        if stored is not None:
+            return stored
+        first_seen = await self.store.player_since(player)
+        start = self._clock() if first_seen is None else min(first_seen, self._clock())
+        return VacationRow(14 * DAY, start, None)
+
+    async def vacation(self, player: str, switch: str | None = None) -> Result:
+        """``on``: the clocks of all ``player``'s timed games stand still (except ``-novacation`` games) while
+        the bank drains; ``off``: they run again; nothing: show the bank."""
+        bank = await self._bank(player)
+        now = self._clock()
+        left = vacation_bank(bank.balance, bank.as_of, now, on_since=bank.since)
+        if switch is None:
+            state = "on vacation" if bank.since is not None else "not on vacation"
+            until = ""
+            if bank.since is not None:
+                until = f" until {format_local(vacation_runs_out(bank.balance, bank.as_of, bank.since), 'UTC')}"
+            return Result(ok=True, message=f"{player} is {state}{until}; vacation bank: {format_left(left)}")
+        switch = switch.lower()
+        if switch == "on":
+            if bank.since is not None:
+                return _fail(f"{player} is already on vacation ({format_left(left)} left in the bank)")
+            if left <= 0:
+                return _fail(f"{player}'s vacation bank is empty: it grows by a day every week")
+            await self.store.set_vacation(player, VacationRow(left, now, now))
+            ends = vacation_runs_out(left, now, now)
+            await self.store.delete_timers("vacation", player_id=player)
+            await self.store.add_timer("vacation", ends, player_id=player)
+            paused, notices = await self._switch_clocks(player, pause=True)
+            result = Result(
+                ok=True,
+                message=f"{player} is on vacation: the clocks of {paused} game(s) stand still. Vacation bank: "
+                f"{format_left(left)}, so it ends by itself at {format_local(ends, await self._tz(player))} at the "
+                "latest",
+            )
+            result.items = [n.text for n in notices]
+            result.notices = notices  # type: ignore[attr-defined]
+            return result
+        if switch == "off":
+            if bank.since is None:
+                return _fail(f"{player} is not on vacation")
+            notices = await self._vacation_off(player, ran_out=False)
+            result = Result(ok=True, message=notices[0].text if notices else f"{player} is back")
+            result.items = [n.text for n in notices[1:]]
+            result.notices = notices[1:]  # type: ignore[attr-defined]
+            return result
+        return _fail(f"vacation takes on or off, not {shorten(switch)!r}")
+
+    async def _vacation_off(self, player: str, *, ran_out: bool) -> list[Notice]:
+        """End a vacation (by hand, or when the bank ran out): the clocks run again from now."""
+        bank = await self.store.vacation(player)
+        if bank is None or bank.since is None:
+            return []
+        now = self._clock()
+        left = vacation_bank(bank.balance, bank.as_of, now, on_since=bank.since)
+        await self.store.set_vacation(player, VacationRow(left, now, None))
+        await self.store.delete_timers("vacation", player_id=player)
+        resumed, notices = await self._switch_clocks(player, pause=False)
+        why = "the vacation bank is empty" if ran_out else "back from vacation"
+        head = Notice(
+            "vacation",
+            f"{player}'s vacation is over ({why}): the clocks of {resumed} game(s) run again; "
+            f"{format_left(left)} left in the bank",
+            None,
+            [player] if ran_out else [],
+        )
+        return [head, *notices]
+
+    async def _switch_clocks(self, player: str, *, pause: bool) -> tuple[int, list[Notice]]:
+        """Pause or resume the clock of every game where ``player`` is to move, and tell each game's other
+        players once."""
+        now = self._clock()
+        tz = await self._tz(player)
+        changed = 0
+        notices = []
+        for game_id, log_length, clock_json, to_move, timer_id in await self.store.clock_games_of(player):
+            clock = Clock.from_json(clock_json)
+            if not clock.timed or clock.rules.novacation:
+                continue
+            if clock.player == player:
+                moved = clock.pause(now, tz) if pause else clock.resume(now)
+                if moved:
+                    write = await self._schedule(clock, stored=True, active=True)
+                    if not await self._write_clock(game_id, log_length, write._replace(claim=timer_id)):
+                        continue
+                    changed += 1
+            players = await self.players_of(game_id)  # type: ignore[attr-defined]
+            others = [p for p in players if p != player]
+            state = "is on vacation: their clock stands still" if pause else "is back from vacation"
+            notices.append(Notice("vacation", f"{player} {state} (game {game_id})", game_id, others))
+        return changed, notices
+
+    # ---- settings ------------------------------------------------------------------------------------------
+
+    async def notify_settings(
+        self,
+        player: str,
+        *,
+        quiet: str | None = None,
+        tz: str | None = None,
+        confirm: str | None = None,
+    ) -> Result:
+        """Set a player's quiet hours (``22-08``, or ``off``), time zone (an IANA name) and whether every move
+        is previewed first (``on``/``off``); with nothing given, show them."""
+        try:
+            if tz is not None:
+                zone(tz)
+            if quiet is not None and quiet.lower() != "off":
+                QuietHours.parse(quiet, tz or await self._tz(player))
+            if confirm is not None and confirm.lower() not in ("on", "off"):
+                return _fail(f"confirm takes on or off, not {shorten(confirm)!r}")
+        except ValueError as exc:
+            return _fail(str(exc))
+        if tz is not None and tz != await self._tz(player):
+            await self._rebase_clocks(player, await self._tz(player))
+            await self.store.set_setting(player, "tz", tz)
+        if quiet is not None:
+            if quiet.lower() == "off":
+                await self.store.set_setting(player, "quiet", "")
+            else:
+                await self.store.set_setting(player, "quiet", str(QuietHours.parse(quiet, "UTC")).split()[0])
+        if confirm is not None:
+            await self.store.set_setting(player, "confirm", confirm.lower())
+        settings = await self.store.settings_of(player, ("quiet", "tz", "confirm", "notify_dm"))
+        zone_name = settings.get("tz") or "UTC"
+        quiet_text = settings.get("quiet") or "none"
+        parts = [
+            f"time zone {zone_name}",
+            f"quiet hours {quiet_text}",
+            f"preview before each move {settings.get('confirm') or 'off'}",
+            f"DMs {settings.get('notify_dm') or 'off'}",
+        ]
+        return Result(ok=True, message=f"{player}: " + ", ".join(parts))
+
+    async def _rebase_clocks(self, player: str, old_tz: str) -> None:
+        """Before a player's time zone changes, count their running turns' time so far in the old zone."""
+        now = self._clock()
+        for game_id, log_length, clock_json, _to_move, timer_id in await self.store.clock_games_of(player):
+            clock = Clock.from_json(clock_json)
+            if clock.timed and clock.player == player and not clock.paused:
+                clock.rebase(now, old_tz)
+                write = await self._schedule(clock, stored=True, active=True)
+                await self._write_clock(game_id, log_length, write._replace(claim=timer_id))
+
+    async def wants_preview(self, player: str) -> bool:
+        """Whether ``player`` asked for every move to be previewed first (``/notify confirm:on``)."""
+        return await self.store.get_setting(player, "confirm") == "on"
+
+
+def _warn_at(due: float, deadline: float, quiet: QuietHours | None) -> float:
+    from bot.correspondence.periods import warning_time
+
+    return warning_time(due, deadline, quiet)

@@ -1,0 +1,109 @@
+"""The options every game takes at the challenge, declared once: the clock (``-days``, ``-total``, ``-weekends``,
+``-untimed``, ``-novacation``) and ``-noundo``. They are read beside the game's own options with the same
+parser, listed by ``help`` after them, and kept in the game's clock rather than in the rules' options, because
+they govern the server, not the board."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from rules.base import Option, format_options, parse_options
+
+SERVER_OPTIONS: tuple[Option, ...] = (
+    Option(
+        "days",
+        int,
+        7,
+        "days per move; making a move refills the mover's clock to the full allowance",
+        1,
+        30,
+        conflicts=("untimed",),
+    ),
+    Option(
+        "total",
+        int,
+        0,
+        "the most days a player may use over the whole game (0: no cap)",
+        0,
+        3650,
+        conflicts=("untimed",),
+    ),
+    Option(
+        "weekends",
+        bool,
+        False,
+        "clocks stand still on Saturday and Sunday, in each player's own time zone",
+        conflicts=("untimed",),
+    ),
+    Option("untimed", bool, False, "no clock at all; the player to move is only reminded"),
+    Option(
+        "novacation", bool, False, "a player's vacation does not stop this game's clock", conflicts=("untimed",)
+    ),
+    Option("noundo", bool, False, "moves cannot be taken back (no undo proposals)"),
+)
+_NAMES = frozenset(option.name for option in SERVER_OPTIONS)
+
+
+@dataclass(frozen=True)
+class TimeRules:
+    """A game's server options: ``days`` per move, a ``total`` cap in days (0: none), whether weekends are free,
+    whether the game is ``untimed``, whether vacations stop its clock (not with ``novacation``), and whether
+    takebacks may be proposed (not with ``noundo``)."""
+
+    days: int = 7
+    total: int = 0
+    weekends: bool = False
+    untimed: bool = False
+    novacation: bool = False
+    noundo: bool = False
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> TimeRules:
+        """The rules stored with a game; ``None`` (a game from before clocks) is untimed, takebacks allowed."""
+        if data is None:
+            return cls(untimed=True)
+        return cls(**{name: data[name] for name in _NAMES if name in data})
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def words(self) -> str:
+        """The options as typed (``-days=3 -weekends``), only those that differ from the defaults."""
+        return format_options(SERVER_OPTIONS, asdict(self))
+
+    def describe(self) -> str:
+        """For people: ``3 days per move, 30 days in all, weekends free`` or ``untimed``."""
+        if self.untimed:
+            parts = ["untimed"]
+        else:
+            parts = [f"{self.days} day{'s' if self.days != 1 else ''} per move"]
+            if self.total:
+                parts.append(f"{self.total} days in all")
+            if self.weekends:
+                parts.append("weekends free")
+            if self.novacation:
+                parts.append("vacations do not stop it")
+        if self.noundo:
+            parts.append("no takebacks")
+        return ", ".join(parts)
+
+
+def split_options(tokens: Iterable[str]) -> tuple[list[str], list[str]]:
+    """Separate the server's option words from the game's: (game's, server's)."""
+    game, server = [], []
+    for token in tokens:
+        name = token[1:].partition("=")[0].lower() if token.startswith("-") else ""
+        (server if name in _NAMES else game).append(token)
+    return game, server
+
+
+def parse_time_rules(tokens: Iterable[str]) -> TimeRules:
+    """Read the server's option words; raises :class:`rules.base.OptionError` naming what is wrong."""
+    return TimeRules(**parse_options(SERVER_OPTIONS, tokens))  # type: ignore[arg-type]
+
+
+def describe_options() -> list[str]:
+    """One help line per server option."""
+    return [option.describe() for option in SERVER_OPTIONS]
