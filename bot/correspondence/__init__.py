@@ -1,0 +1,1 @@
+"""Correspondence play: clocks, quiet hours, vacation, proposals and conditional moves."""
