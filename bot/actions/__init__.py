@@ -36,6 +36,7 @@ Notes for fronts:
 from __future__ import annotations
 
 from bot.actions.challenges import ChallengeActions
+from bot.actions.clocks import ClockActions, Notice
 from bot.actions.common import (
     MAX_ID,
     MAX_MOVE_TEXT,
@@ -56,6 +57,8 @@ from bot.actions.common import (
 )
 from bot.actions.looking import LookingActions
 from bot.actions.play import PlayActions
+from bot.actions.proposals import ProposalActions
+from bot.actions.queue import QueueActions
 
 __all__ = [
     "MAX_ID",
@@ -66,6 +69,7 @@ __all__ = [
     "RESERVED_NAMES",
     "Actions",
     "InputError",
+    "Notice",
     "Result",
     "_run_server_loop",
     "check_player_name",
@@ -78,5 +82,5 @@ __all__ = [
 ]
 
 
-class Actions(ChallengeActions, PlayActions, LookingActions):
+class Actions(ChallengeActions, PlayActions, LookingActions, ClockActions, ProposalActions, QueueActions):
     """Every action a front can take; each group lives in its own module (see the package docstring)."""

@@ -12,13 +12,13 @@ from bot.actions.common import (
     _player_to_move,
     _run_server_loop,
 )
+from bot.correspondence.clock import Clock
+from bot.correspondence.options import TimeRules, parse_time_rules, split_options
 from data.store import (
     DamagedRowError,
     NotFoundError,
     StaleWriteError,
 )
-from bot.correspondence.clock import Clock
-from bot.correspondence.options import TimeRules, parse_time_rules, split_options
 from rules import registry
 from rules.base import GameDef, GameError
 
@@ -203,7 +203,8 @@ class ChallengeActions(ActionsBase):
         if entries:
             before = await self.store.load_game(game_id)
             await self._commit(game_id, 0, entries, state, memory_from=len(memory), before=before)
-        message = f"{prefix}{game.title} game {game_id} started: {', '.join(players)} ({_described(game, options, time_rules)})"
+        described = _described(game, options, time_rules)
+        message = f"{prefix}{game.title} game {game_id} started: {', '.join(players)} ({described})"
         return await self._after_action(self._game_result(game, game_id, state, message, events, actor=None))
 
 

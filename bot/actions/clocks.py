@@ -93,9 +93,7 @@ class ClockActions(ActionsBase):
         quiet = await self._quiet(player)
         deadline = clock.deadline(tz)
         due = [
-            w
-            for w in clock.pending_warnings(tz)
-            if deadline is not None and _warn_at(w.due, deadline, quiet) <= now
+            w for w in clock.pending_warnings(tz) if deadline is not None and _warn_at(w.due, deadline, quiet) <= now
         ]
         clock.mark_warned([w.name for w in due])
         write = await self._schedule(clock, stored=True, active=True)
@@ -115,7 +113,7 @@ class ClockActions(ActionsBase):
             return False
         return True
 
-    async def _time_out(self, row, game, state, player: str, timer_id: int) -> list[Notice]:  # noqa: ANN001
+    async def _time_out(self, row, game, state, player: str, timer_id: int) -> list[Notice]:
         """``player`` ran out of time: with two players they lose on time, with more they are out and the
         others play on. Committed under the game's guard and the timer's claim: a move that got there first
         wins, and a second sweep finds nothing to do."""
@@ -192,7 +190,7 @@ class ClockActions(ActionsBase):
                 "latest",
             )
             result.items = [n.text for n in notices]
-            result.notices = notices  # type: ignore[attr-defined]
+            result.notices = notices
             return result
         if switch == "off":
             if bank.since is None:
@@ -200,7 +198,7 @@ class ClockActions(ActionsBase):
             notices = await self._vacation_off(player, ran_out=False)
             result = Result(ok=True, message=notices[0].text if notices else f"{player} is back")
             result.items = [n.text for n in notices[1:]]
-            result.notices = notices[1:]  # type: ignore[attr-defined]
+            result.notices = notices[1:]
             return result
         return _fail(f"vacation takes on or off, not {shorten(switch)!r}")
 
@@ -231,7 +229,7 @@ class ClockActions(ActionsBase):
         tz = await self._tz(player)
         changed = 0
         notices = []
-        for game_id, log_length, clock_json, to_move, timer_id in await self.store.clock_games_of(player):
+        for game_id, log_length, clock_json, _to_move, timer_id in await self.store.clock_games_of(player):
             clock = Clock.from_json(clock_json)
             if not clock.timed or clock.rules.novacation:
                 continue

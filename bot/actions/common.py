@@ -99,8 +99,11 @@ class Result:
     held: dict[str, float] = field(default_factory=dict)
     #: private notes for players (a queued line dropped), to be shown only to them
     private: list[tuple[str, str]] = field(default_factory=list)
-    #: the move text the action played, as logged (queued lines are matched against it)
+    #: the move text the action played, as logged (queued lines are matched against it); for a preview, the
+    #: move with its ``#n`` guard, as a Confirm button plays it
     played: str | None = None
+    #: what a vacation switch tells each game's other players (:class:`bot.actions.clocks.Notice`)
+    notices: list[Any] = field(default_factory=list)
 
     def legal_move_texts(self) -> list[str]:
         """The legal moves of the player to move in the position this result is about (empty when the game is

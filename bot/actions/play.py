@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from bot.actions.base import ActionsBase
 from bot.actions.common import (
-    _is_computer_name,
     MAX_MOVE_TEXT,
     InputError,
     Result,
     _announce,
     _fail,
+    _is_computer_name,
     _is_move_fragment,
     _player_to_move,
     _refusal,
@@ -20,13 +20,13 @@ from bot.actions.common import (
     split_move_number,
     status_line,
 )
+from bot.correspondence.clock import Clock
+from bot.correspondence.options import TimeRules
+from bot.correspondence.periods import format_local
 from data.store import (
     GameRow,
     LogEntry,
 )
-from bot.correspondence.clock import Clock
-from bot.correspondence.options import TimeRules
-from bot.correspondence.periods import format_local
 from rules.base import Event, GameDef, GameError, GameState, MoveSyntaxError, Resign
 
 
@@ -270,4 +270,3 @@ class PlayActions(ActionsBase):
             result.notify.remove(player)
             result.held[player] = release
             result.message += f"\n({player} is in quiet hours and will be told at {format_local(release, quiet.tz)})"
-

@@ -116,8 +116,11 @@ class ProposalActions(ActionsBase):
                 status="open",
                 **fields,
             )
-        outcome = await (self._take_back(row, game, state, proposal.proposer) if proposal.kind == "undo" else
-                         self._agree_draw(row, game, state, player))
+        outcome = await (
+            self._take_back(row, game, state, proposal.proposer)
+            if proposal.kind == "undo"
+            else self._agree_draw(row, game, state, player)
+        )
         if not outcome.ok:
             return outcome
         await self._settle(proposal.id, "accepted")
@@ -149,7 +152,7 @@ class ProposalActions(ActionsBase):
             status="expired",
         )
 
-    async def _take_back(self, row, game, state: GameState, proposer: str) -> Result:  # noqa: ANN001
+    async def _take_back(self, row, game, state: GameState, proposer: str) -> Result:
         log = await self.store.log(row.id)
         target = _undo_target(log, game.final_commands)
         if isinstance(target, str):
@@ -173,7 +176,7 @@ class ProposalActions(ActionsBase):
         await self.store.replace_queued_lines(row.id, None)
         return self._game_result(game, row.id, earlier, text, [event], actor=None)
 
-    async def _agree_draw(self, row, game, state: GameState, player: str) -> Result:  # noqa: ANN001
+    async def _agree_draw(self, row, game, state: GameState, player: str) -> Result:
         events = state.agree_draw()
         entries = [LogEntry(state.ply, player, "draw", [e.to_json() for e in events])]
         error = await self._commit(row.id, row.log_length, entries, state, len(row.memory), before=row)
@@ -202,5 +205,3 @@ def _undo_target(log: list[LogRow], final: tuple[str, ...]) -> LogRow | str:
 
 def _named(kind: str) -> str:
     return "takeback proposal" if kind == "undo" else "draw proposal"
-
-

@@ -35,8 +35,10 @@ class QueueActions(ActionsBase):
         stored = await self.store.queued_lines(game_id, player)
         if line is None:
             items = [" ".join(q.moves) for q in stored]
-            message = f"{player} has {len(items)} queued line(s) in game {game_id}" if items else (
-                f"{player} has no queued lines in game {game_id}"
+            message = (
+                f"{player} has {len(items)} queued line(s) in game {game_id}"
+                if items
+                else (f"{player} has no queued lines in game {game_id}")
             )
             return Result(ok=True, message=message, items=items, **fields)
         if line.strip().lower() == "clear":
@@ -56,8 +58,7 @@ class QueueActions(ActionsBase):
         two = len(state.players) == 2
         if two and len(words) < 2:
             return _fail(
-                "a line starts with the opponent's move and then yours, like 'd4 e5' "
-                "(if they play d4, reply e5)",
+                "a line starts with the opponent's move and then yours, like 'd4 e5' (if they play d4, reply e5)",
                 **fields,
             )
         if not two and len(words) != 1:
@@ -71,9 +72,7 @@ class QueueActions(ActionsBase):
             return _fail(str(exc), **fields)
         await self.store.add_queued_line(game_id, player, moves)
         meaning = (
-            " ".join(
-                f"if {moves[k]}, reply {moves[k + 1]};" for k in range(0, len(moves) - 1, 2)
-            ).rstrip(";")
+            " ".join(f"if {moves[k]}, reply {moves[k + 1]};" for k in range(0, len(moves) - 1, 2)).rstrip(";")
             if two
             else f"{moves[0]} when your turn comes, if it is still legal"
         )
@@ -99,7 +98,9 @@ class QueueActions(ActionsBase):
             matching = [q for q in stored if q.moves[0].lower() == played and len(q.moves) >= 2]
             for q in stored:
                 if q not in matching:
-                    notes.append((player, _dropped(game_id, q.moves, f"the opponent played {last.played or 'otherwise'}")))
+                    notes.append(
+                        (player, _dropped(game_id, q.moves, f"the opponent played {last.played or 'otherwise'}"))
+                    )
         else:
             matching = stored
         for q in matching:

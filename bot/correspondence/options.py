@@ -38,9 +38,7 @@ SERVER_OPTIONS: tuple[Option, ...] = (
         conflicts=("untimed",),
     ),
     Option("untimed", bool, False, "no clock at all; the player to move is only reminded"),
-    Option(
-        "novacation", bool, False, "a player's vacation does not stop this game's clock", conflicts=("untimed",)
-    ),
+    Option("novacation", bool, False, "a player's vacation does not stop this game's clock", conflicts=("untimed",)),
     Option("noundo", bool, False, "moves cannot be taken back (no undo proposals)"),
 )
 _NAMES = frozenset(option.name for option in SERVER_OPTIONS)
