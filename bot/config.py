@@ -48,6 +48,18 @@ def ai_seconds(env: Mapping[str, str] | None = None) -> float | None:
     return _float(env, "PBM_AI_SECONDS", 2.0)
 
 
+def clock_offset(env: Mapping[str, str] | None = None) -> float:
+    """``PBM_CLOCK_OFFSET`` (test-only): seconds added to the bot's clock, any sign; default 0."""
+    env = os.environ if env is None else env
+    raw = env.get("PBM_CLOCK_OFFSET")
+    if raw is None or raw == "":
+        return 0.0
+    try:
+        return float(raw)
+    except ValueError:
+        raise SystemExit(f"PBM_CLOCK_OFFSET must be a number of seconds, not {raw!r}") from None
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the Discord bot needs to start. Time settings are in seconds."""
@@ -61,12 +73,14 @@ class Config:
     api_base: str | None = None
     gateway_url: str | None = None
     cdn_base: str | None = None
+    clock_offset: float = 0.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Config:
         """Read ``DISCORD_TOKEN``, ``PBM_DB`` / ``PBM_DATA_DIR``, ``DISCORD_GUILD_ID``, ``PBM_CHALLENGE_TTL``,
-        ``PBM_REMINDER_INTERVAL`` and the loopback test knobs ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``,
-        ``DISCORD_CDN_BASE``. Keyword arguments (from the command line) win over the environment."""
+        ``PBM_REMINDER_INTERVAL`` and the test knobs ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``,
+        ``DISCORD_CDN_BASE`` (a loopback fake Discord) and ``PBM_CLOCK_OFFSET`` (shifts the bot's clock). Keyword
+        arguments (from the command line) win over the environment."""
         env = os.environ if env is None else env
         guild = env.get("DISCORD_GUILD_ID") or None
         if guild is not None and not guild.isdigit():
@@ -81,6 +95,7 @@ class Config:
             "api_base": env.get("DISCORD_API_BASE") or None,
             "gateway_url": env.get("DISCORD_GATEWAY_URL") or None,
             "cdn_base": env.get("DISCORD_CDN_BASE") or None,
+            "clock_offset": clock_offset(env),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         values["db_path"] = Path(values["db_path"])  # type: ignore[arg-type]

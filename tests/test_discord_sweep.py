@@ -28,7 +28,7 @@ async def test_an_unanswered_challenge_expires_and_loses_its_buttons(discord_wor
 async def test_an_idle_player_is_reminded_once_per_interval(discord_world: World, tmp_path: Path) -> None:
     w = discord_world
     async with pbm_running(w.fake, tmp_path / "pbm.sqlite3", reminder_interval=0.4):
-        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5 -untimed")
         reminder = await w.fake.next_message(table.thread.id, timeout=5)
         await w.fake.wait_for(lambda: len(w.fake.channel_log(table.thread.id)) >= 3, timeout=5, what="2nd reminder")
         reminders = [m for m in w.fake.channel_log(table.thread.id) if "waiting for your move" in m.content]

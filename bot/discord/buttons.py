@@ -168,3 +168,110 @@ def move_view(result: Result) -> discord.ui.View | None:
     for word in words[:MAX_BUTTONS]:
         view.add_item(MoveButton(result.game_id, result.state.ply + 1, word))
     return view
+
+
+class ProposalButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pbm:p:(?P<game>\d+):(?P<proposal>\d+):(?P<answer>[ar])"
+):
+    """Accept (``a``) or Reject (``r``) proposal ``proposal`` (a takeback or a draw) of a game. Only a player who
+    must answer it can; a click on a proposal that is no longer open is refused and changes nothing."""
+
+    def __init__(self, game_id: int, proposal_id: int, answer: str) -> None:
+        self.game_id, self.proposal_id, self.answer = game_id, proposal_id, answer
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label="Accept" if answer == "a" else "Reject",
+            style=discord.ButtonStyle.success if answer == "a" else discord.ButtonStyle.danger,
+            custom_id=f"pbm:p:{game_id}:{proposal_id}:{answer}",
+        )
+        super().__init__(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ProposalButton:
+        return cls(int(match["game"]), int(match["proposal"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        bot = _bot(interaction)
+        player = await bot.front.player_id(interaction.user)
+        store = bot.actions.store
+        current = await store.open_proposal(self.game_id)
+        if current is None or current.id != self.proposal_id:
+            await interaction.followup.send(f"proposal {self.proposal_id} is no longer open", ephemeral=True)
+            return
+        result = await bot.actions.answer(self.game_id, player, accept=self.answer == "a")
+        if not result.ok:
+            await interaction.followup.send(result.message, ephemeral=True)
+            settled = await store.load_proposal(self.proposal_id)
+            if settled.status != "open":  # void: the game moved on
+                await bot.front.close_proposal(self.proposal_id, result.message, interaction.message)
+            return
+        if result.status == "open":
+            await _append_line(interaction.message, result.message)
+            await interaction.followup.send(result.message, ephemeral=True)
+            return
+        await bot.front.close_proposal(self.proposal_id, result.message.splitlines()[0], interaction.message)
+        if result.state is None:  # rejected
+            await interaction.followup.send(result.message, ephemeral=True)
+            return
+        await bot.games.after_action(interaction, result)
+
+
+class PreviewButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pbm:v:(?P<game>\d+):(?P<action>ok|no):(?P<move>.+)"
+):
+    """Confirm (``ok``) or Cancel (``no``) a previewed move; the custom id carries the move with its ``#n`` guard,
+    so a board that moved on since the preview refuses the confirmation."""
+
+    def __init__(self, game_id: int, action: str, move: str) -> None:
+        self.game_id, self.action, self.move = game_id, action, move
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label="Confirm" if action == "ok" else "Cancel",
+            style=discord.ButtonStyle.success if action == "ok" else discord.ButtonStyle.secondary,
+            custom_id=f"pbm:v:{game_id}:{action}:{move}",
+        )
+        super().__init__(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PreviewButton:
+        return cls(int(match["game"]), match["action"], match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if self.action == "no":
+            await interaction.followup.send(f"{self.move.split('#')[0]} was not played.", ephemeral=True)
+            return
+        bot = _bot(interaction)
+        player = await bot.front.player_id(interaction.user)
+        result = await bot.actions.move(self.game_id, player, self.move)
+        await bot.games.after_action(interaction, result)
+
+
+async def _append_line(message: discord.Message | None, line: str) -> None:
+    if message is None:
+        return
+    try:
+        await message.edit(content=f"{message.content}\n{line}"[:2000], allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as exc:
+        log.warning("could not update message %s: %s", message.id, exc)
+
+
+def proposal_view(game_id: int, proposal_id: int) -> discord.ui.View:
+    """Accept / Reject for an open proposal."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ProposalButton(game_id, proposal_id, "a"))
+    view.add_item(ProposalButton(game_id, proposal_id, "r"))
+    return view
+
+
+def preview_view(game_id: int, played: str) -> discord.ui.View | None:
+    """Confirm / Cancel under a preview; ``None`` when the move is too long for a button's id (100 characters)."""
+    if len(f"pbm:v:{game_id}:ok:{played}") > 100:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(PreviewButton(game_id, "ok", played))
+    view.add_item(PreviewButton(game_id, "no", played))
+    return view

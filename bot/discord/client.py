@@ -1,6 +1,7 @@
 """The Discord bot: construction without side effects (:func:`create_bot`), the loopback endpoints honoured before
 login, command sync only when the command set changed, a background sweep (expired challenges, boards whose post
-failed, reminders), and the ``pbm run`` / ``pbm sync`` entry points with a clean exit on SIGTERM."""
+failed, and what the actions' sweep reports: clock warnings, reminders, timeouts), and the ``pbm run`` / ``pbm sync``
+entry points with a clean exit on SIGTERM."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from discord.ext import commands
 
 from bot.actions import Actions, Result, decide_now
 from bot.config import Config
-from bot.discord.buttons import ChallengeButton, MoveButton, ReplayButton
+from bot.discord.buttons import ChallengeButton, MoveButton, PreviewButton, ProposalButton, ReplayButton
 from bot.discord.cog import GameCommands, word_commands
 from bot.discord.front import Front, render_board
 from data.store import Store
@@ -61,7 +62,10 @@ class PbmBot(commands.Bot):
         seed_source: Callable[[], int] | None = None,
         force_sync: bool = False,
         render: Callable[[Result], bytes | None] = render_board,
+        clock: Callable[[], float] | None = None,
     ) -> None:
+        """``clock`` is the one time source of the actions (default: the system clock shifted by
+        ``config.clock_offset``); tests pass one they move by hand."""
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
         self.config = config
         self.force_sync = force_sync
@@ -70,6 +74,8 @@ class PbmBot(commands.Bot):
         self._render = render
         self._store: Store | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        offset = config.clock_offset
+        self.clock: Callable[[], float] = clock or (lambda: time.time() + offset)
 
     # attributes the cog and buttons use; set in setup_hook
     actions: Actions
@@ -88,13 +94,15 @@ class PbmBot(commands.Bot):
             challenge_ttl=self.config.challenge_ttl,
             think=think_in_thread,
             ai_seconds=self.config.ai_seconds,
+            reminder_interval=self.config.reminder_interval,
+            clock=self.clock,
         )
         self.front = Front(self, self.actions, self._render)
         self.games = GameCommands(self.actions, self.front)
         await self.add_cog(self.games)
         for command in word_commands(self.games):
             self.tree.add_command(command)
-        self.add_dynamic_items(ChallengeButton, MoveButton, ReplayButton)
+        self.add_dynamic_items(ChallengeButton, MoveButton, ReplayButton, ProposalButton, PreviewButton)
         self.synced = await sync_if_changed(self, self._store, force=self.force_sync)
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
@@ -125,11 +133,17 @@ class PbmBot(commands.Bot):
             await asyncio.sleep(self.sweep_interval())
 
     async def sweep(self) -> None:
-        """Close expired challenges, post boards whose post failed, and remind idle players."""
+        """Close expired challenges, post boards whose post failed, and tell what the actions' sweep did (clock
+        warnings, reminders, timeouts, vacations running out, proposals expiring, pings held through quiet
+        hours)."""
         for result in await self.actions.expire_challenges():
             await self._mark_expired(result)
         await self.front.repost_pending()
-        await self._remind()
+        for notice in await self.actions.sweep():
+            try:
+                await self.front.present_notice(notice)
+            except Exception:
+                log.exception("could not present a %s notice for game %s", notice.kind, notice.game_id)
 
     async def _mark_expired(self, result: Result) -> None:
         assert result.challenge_id is not None
@@ -143,32 +157,6 @@ class PbmBot(commands.Bot):
             await message.edit(content=f"{message.content}\n{result.message}"[:2000], view=None)
         except discord.HTTPException as exc:
             log.warning("could not mark challenge %s expired: %s", row.id, exc)
-
-    async def _remind(self) -> None:
-        """Ping the player to move in games idle longer than the reminder interval, at most once per interval."""
-        now = time.time()
-        interval = self.config.reminder_interval
-        for row in await self.actions.store.idle_games(now - interval):
-            if row.to_move is None:
-                continue
-            last = float(await self.actions.store.get_meta(f"reminded:{row.id}") or 0)
-            if now - last < interval:
-                continue
-            await self.actions.store.set_meta(f"reminded:{row.id}", str(now))
-            await self._send_reminder(row.id, row.to_move)
-
-    async def _send_reminder(self, game_id: int, player: str) -> None:
-        thread = await self.front.game_thread(game_id)
-        users = await self.front.mentions([player])
-        if thread is None or not users:
-            return
-        try:
-            await thread.send(
-                f"<@{users[0].id}>, game {game_id} is waiting for your move.",
-                allowed_mentions=discord.AllowedMentions(users=users, everyone=False, roles=False),
-            )
-        except discord.HTTPException as exc:
-            log.warning("reminder for game %s failed: %s", game_id, exc)
 
 
 def command_digest(bot: commands.Bot, guild: discord.abc.Snowflake | None) -> str:

@@ -15,13 +15,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import Actions, Result
-from bot.discord.buttons import challenge_view
+from bot.discord.buttons import challenge_view, preview_view, proposal_view
 from bot.discord.front import Front, PostError
 from rules import registry
 
 log = logging.getLogger("pbm.discord")
 GAME_CHOICES = [app_commands.Choice(name=name, value=name) for name in registry.names()]
 REPLY_LIMIT = 1900
+ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 #: Discord's default upload limit; a replay is kept under it (or under the interaction's own limit)
 REPLAY_LIMIT = 10 * 1024 * 1024
 
@@ -51,13 +52,23 @@ def _replay_gif(frames: list, limit: int):  # -> render.replay.ReplayGif
     return replay_gif(frames, max_bytes=limit)
 
 
+def time_zones(current: str, limit: int = 25) -> list[str]:
+    """IANA time zone names containing what was typed (case-insensitive), for autocomplete."""
+    import zoneinfo
+
+    typed = current.strip().lower()
+    names = sorted(n for n in zoneinfo.available_timezones() if typed in n.lower())
+    return names[:limit]
+
+
 def listing(result: Result) -> str:
     """A result's message followed by its items, one per line."""
     return "\n".join([result.message, *result.items])
 
 
 class GameCommands(commands.Cog):
-    """/challenge, /move, /board, /resign, /history, /replay, /games, /moves, /help, /notify, /watch, /unwatch."""
+    """/challenge, /move, /board, /resign, /history, /replay, /games, /moves, /help, /notify, /watch, /unwatch,
+    /propose, /vacation, /queue."""
 
     def __init__(self, actions: Actions, front: Front) -> None:
         self.actions = actions
@@ -167,16 +178,45 @@ class GameCommands(commands.Cog):
     # ---- moves ---------------------------------------------------------------------------------------------
 
     @app_commands.command(description="Make a move")
-    @app_commands.describe(move="your move (suggestions are the legal moves)", game="game id (implied in its thread)")
-    async def move(self, interaction: discord.Interaction, move: str, game: int | None = None) -> None:
+    @app_commands.describe(
+        move="your move (suggestions are the legal moves)",
+        game="game id (implied in its thread)",
+        preview="first show the board after the move, privately, with Confirm and Cancel buttons",
+    )
+    async def move(
+        self, interaction: discord.Interaction, move: str, game: int | None = None, preview: bool = False
+    ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self.game_for(interaction, game)
         if game_id is None:
             await reply(interaction, "which game? Give `game`, or use /move in the game's thread")
             return
         player = await self.front.player_id(interaction.user)
+        if preview or await self.actions.wants_preview(player):
+            await self.show_preview(interaction, game_id, player, move)
+            return
         result = await self.actions.move(game_id, player, move)
         await self.after_action(interaction, result)
+
+    async def show_preview(self, interaction: discord.Interaction, game_id: int, player: str, move: str) -> None:
+        """The position after ``move``, not played, privately, with Confirm (plays it with the ``#n`` guard of
+        the position shown) and Cancel."""
+        result = await self.actions.preview(game_id, player, move)
+        if not result.ok or result.played is None:
+            await reply(interaction, result.message)
+            return
+        file, text_board = await self.front.board_file(result)
+        view = preview_view(game_id, result.played)
+        content = result.message + (f"\n{text_board}" if text_board else "")
+        if view is None:
+            content += f"\nto play it, use /move move:{result.played}"
+        await interaction.followup.send(
+            content[:2000],
+            file=file or discord.utils.MISSING,
+            view=view or discord.utils.MISSING,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     async def after_action(self, interaction: discord.Interaction, result: Result) -> None:
         """Tell the actor how it went (ephemeral) and post the turn in the game's thread."""
@@ -334,13 +374,134 @@ class GameCommands(commands.Cog):
 
     # ---- notifications -------------------------------------------------------------------------------------
 
-    @app_commands.command(description="Turn DMs about your turns on or off")
-    @app_commands.choices(dm=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
-    async def notify(self, interaction: discord.Interaction, dm: app_commands.Choice[str]) -> None:
+    @app_commands.command(description="Your notification settings: DMs, quiet hours, time zone, move previews")
+    @app_commands.describe(
+        dm="also get a DM when it is your turn",
+        quiet="hours without pings, in your time zone, e.g. 22-08; off for none",
+        tz="your time zone, an IANA name such as Europe/Paris (quiet hours and weekends count in it)",
+        confirm="preview every move privately and confirm it before it is played",
+    )
+    @app_commands.choices(dm=ON_OFF, confirm=ON_OFF)
+    async def notify(
+        self,
+        interaction: discord.Interaction,
+        dm: app_commands.Choice[str] | None = None,
+        quiet: str | None = None,
+        tz: str | None = None,
+        confirm: app_commands.Choice[str] | None = None,
+    ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         player = await self.front.player_id(interaction.user)
+        result = await self.actions.notify_settings(
+            player, quiet=quiet, tz=tz, confirm=confirm.value if confirm else None
+        )
+        if not result.ok:
+            await reply(interaction, result.message)
+            return
+        if dm is None:
+            await reply(interaction, result.message)
+            return
         await self.actions.store.set_setting(player, "notify_dm", dm.value)
-        await reply(interaction, f"DMs about your turns are {dm.value}.")
+        line = f"DMs about your turns are {dm.value}."
+        if quiet is None and tz is None and confirm is None:
+            await reply(interaction, line)
+            return
+        await reply(interaction, f"{line}\n{(await self.actions.notify_settings(player)).message}")
+
+    @notify.autocomplete("tz")
+    async def _tz_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=name, value=name) for name in time_zones(current)]
+
+    # ---- correspondence ------------------------------------------------------------------------------------
+
+    @app_commands.command(description="Propose to take back the last move or to draw; the others accept or reject")
+    @app_commands.describe(
+        what="undo: take back the last move; draw: agree to a draw", game="game id (implied in its thread)"
+    )
+    @app_commands.choices(
+        what=[app_commands.Choice(name="undo", value="undo"), app_commands.Choice(name="draw", value="draw")]
+    )
+    async def propose(
+        self, interaction: discord.Interaction, what: app_commands.Choice[str], game: int | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id = await self.game_for(interaction, game)
+        if game_id is None:
+            await reply(interaction, "which game? Give `game`, or use /propose in the game's thread")
+            return
+        result = await self.actions.propose(game_id, await self.front.player_id(interaction.user), what.value)
+        if not result.ok or result.challenge_id is None:
+            await reply(interaction, result.message)
+            return
+        thread = await self.front.game_thread(game_id)
+        if thread is None:
+            await reply(interaction, result.message)
+            return
+        users = await self.front.mentions(result.notify)
+        content = result.message
+        is_open = result.status == "open"
+        if users and is_open:
+            content += "\n" + " ".join(f"<@{u.id}>" for u in users) + ": accept or reject below."
+        try:
+            message = await thread.send(
+                content[:2000],
+                view=proposal_view(game_id, result.challenge_id) if is_open else discord.utils.MISSING,
+                allowed_mentions=discord.AllowedMentions(users=users if is_open else [], everyone=False, roles=False),
+            )
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not post proposal %s: %s", game_id, result.challenge_id, exc)
+            await reply(interaction, f"{result.message}\n(the proposal could not be posted in the game's thread)")
+            return
+        await self.front.remember_proposal(result.challenge_id, message)
+        if result.state is not None:  # computer players accepted it at once
+            await self.after_action(interaction, result)
+            return
+        await reply(interaction, f"Proposal {result.challenge_id} posted in {thread.mention}.")
+
+    @propose.autocomplete("game")
+    async def _propose_game_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await self.game_choices(interaction, current)
+
+    @app_commands.command(description="Go on vacation (your timed games' clocks stand still) or come back")
+    @app_commands.describe(switch="on: clocks stand still while your vacation bank lasts; off: back; none: your bank")
+    @app_commands.choices(switch=ON_OFF)
+    async def vacation(self, interaction: discord.Interaction, switch: app_commands.Choice[str] | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        player = await self.front.player_id(interaction.user)
+        result = await self.actions.vacation(player, switch.value if switch else None)
+        if result.ok:
+            for notice in result.notices:
+                await self.front.present_notice(notice)
+        await reply(interaction, result.message)
+
+    @app_commands.command(description="Conditional moves: replies played for you when the opponent moves")
+    @app_commands.describe(
+        game="game id (implied in its thread)",
+        line="the opponent's move then your reply, and so on, e.g. 'd4 e5 d6 e7' (3-4 players: your next move)",
+        clear="remove all your queued lines in this game",
+    )
+    async def queue(
+        self, interaction: discord.Interaction, game: int | None = None, line: str | None = None, clear: bool = False
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id = await self.game_for(interaction, game)
+        if game_id is None:
+            await reply(interaction, "which game? Give `game`, or use /queue in the game's thread")
+            return
+        if clear and line:
+            await reply(interaction, "give `line` or `clear`, not both")
+            return
+        player = await self.front.player_id(interaction.user)
+        result = await self.actions.queue(game_id, player, "clear" if clear else line)
+        await reply(interaction, listing(result) if result.ok and line is None else result.message)
+
+    @queue.autocomplete("game")
+    async def _queue_game_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await self.game_choices(interaction, current)
 
     @app_commands.command(description="Follow a game: a mention in its thread or a DM after every move")
     @app_commands.choices(

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.actions import Actions, Result
+from bot.actions import Actions, Notice, Result
 from bot.discord.buttons import move_view
 from data.store import GameRow, NotFoundError
 
@@ -51,7 +51,28 @@ class Posted:
 
 def render_board(result: Result) -> bytes | None:
     """The board PNG of a result; runs in a worker thread. Separate so tests can slow it down."""
+    if result.state is None:
+        return None
+    import inspect
+
+    from render import board_png
+
+    if len(inspect.signature(board_png).parameters) < 2:
+        # render without the clock header (branch render-clock not merged yet): the board alone
+        return board_png(result.state)
     return result.board_png()
+
+
+def with_mentions(text: str, players: list[tuple[str, int]]) -> str:
+    """``text`` with the players mentioned: a text that starts by naming one of them (``alice, ...``) has the name
+    replaced by the mention; the others are mentioned on a line of their own."""
+    rest = []
+    for player, uid in players:
+        if text.startswith(f"{player}, "):
+            text = f"<@{uid}>" + text[len(player) :]
+        else:
+            rest.append(f"<@{uid}>")
+    return text + ("\n" + " ".join(rest) if rest else "")
 
 
 class Front:
@@ -176,13 +197,15 @@ class Front:
         opted in; mention or DM spectators. Problems are returned, logged, and the game marked for a repost."""
         problems: list[str] = []
         assert result.game_id is not None
+        await self.deliver_private(result)
         try:
             thread = thread or await self.game_thread(result.game_id)
         except PostError as exc:
             return await self._failed(result, [str(exc)])
         if thread is None:
             return Posted(None, None, [])
-        pinged = await self.mentions(result.notify)
+        # players in their quiet hours are told when those end (the actions already left them out of notify)
+        pinged = await self.mentions([p for p in result.notify if p not in result.held])
         watchers = await self._watchers(result.game_id)
         mention_watchers = [discord.Object(int(uid)) for uid, mode in watchers.items() if mode == "mention"]
         content = result.message
@@ -243,6 +266,94 @@ class Front:
                 # a spectator with closed DMs is mentioned in the thread from the next move on
                 await self.set_watch(result.game_id, int(uid), "mention")
         return problems
+
+    async def deliver_private(self, result: Result) -> None:
+        """Notes meant for one player only (a queued line dropped) go to them by DM, never to a thread; when
+        their DMs are closed the note is only logged."""
+        sent, result.private = result.private, []
+        for player, text in sent:
+            uid = await self.store.discord_id_of(player)
+            if uid is None:
+                log.info("private note for %s (no Discord account): %s", player, text)
+            elif not await self._dm(uid, text):
+                log.info("private note for %s not delivered (DMs closed): %s", player, text)
+
+    async def present_notice(self, notice: Notice) -> None:
+        """Show what the sweep (or a vacation switch) did: a timeout is posted as a turn pinging everyone in the
+        game; warnings and reminders reach their player by DM when they opted in, else by a mention in the
+        game's thread; vacation and proposal notices are told in the thread; a notice about no game (a
+        vacation that ran out) goes only by DM, to those who accept DMs."""
+        if notice.kind == "timeout" and notice.result is not None:
+            result = notice.result
+            result.notify = [p for p in dict.fromkeys(notice.ping) if p not in result.held]
+            await self.post_turn(result)
+            return
+        if notice.kind == "proposal" and notice.result is not None and notice.result.challenge_id is not None:
+            await self.close_proposal(notice.result.challenge_id, notice.text)
+        if notice.game_id is None:
+            for player in notice.ping:
+                uid = await self.store.discord_id_of(player)
+                if uid is not None and await self.store.get_setting(player, "notify_dm") == "on":
+                    await self._dm(uid, notice.text)
+            return
+        await self.tell(notice.game_id, notice.text, notice.ping, dm_is_enough=notice.kind in ("warning", "reminder"))
+
+    async def tell(self, game_id: int, text: str, players: list[str], *, dm_is_enough: bool = False) -> None:
+        """A notice in a game's thread mentioning ``players``; those who opted in to DMs get it by DM instead
+        (closed DMs: remembered, and they are mentioned). With ``dm_is_enough`` nothing is posted in the thread
+        when every player was told by DM."""
+        mentioned: list[tuple[str, int]] = []
+        for player in dict.fromkeys(players):
+            uid = await self.store.discord_id_of(player)
+            if uid is None:
+                continue
+            if await self.store.get_setting(player, "notify_dm") == "on":
+                if await self._dm(uid, text):
+                    continue
+                await self.store.set_setting(player, "notify_dm", "closed")
+            mentioned.append((player, uid))
+        if dm_is_enough and players and not mentioned:
+            return
+        try:
+            thread = await self.game_thread(game_id)
+        except PostError as exc:
+            log.warning("game %s: could not tell %r: %s", game_id, text, exc)
+            return
+        if thread is None:
+            return
+        content = with_mentions(text, mentioned)
+        users = [discord.Object(uid) for _, uid in mentioned]
+        try:
+            await thread.send(
+                content[:2000],
+                allowed_mentions=discord.AllowedMentions(users=users, everyone=False, roles=False),
+                silent=not users,
+            )
+        except discord.HTTPException as exc:
+            log.warning("game %s: notice %r could not be posted: %s", game_id, text, exc)
+
+    # ---- proposals -----------------------------------------------------------------------------------------
+
+    async def remember_proposal(self, proposal_id: int, message: discord.Message) -> None:
+        """Where a proposal's message is, so its buttons can be removed when it is settled or expires."""
+        await self.store.set_meta(f"proposal:{proposal_id}", json.dumps([message.channel.id, message.id]))
+
+    async def close_proposal(self, proposal_id: int, line: str, message: discord.Message | None = None) -> None:
+        """Say how a proposal ended on its message and remove its buttons."""
+        try:
+            if message is None:
+                raw = await self.store.get_meta(f"proposal:{proposal_id}")
+                if not raw:
+                    return
+                channel_id, message_id = json.loads(raw)
+                channel = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+                assert isinstance(channel, discord.abc.Messageable)
+                message = await channel.fetch_message(message_id)
+            await message.edit(
+                content=f"{message.content}\n{line}"[:2000], view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not close the message of proposal %s: %s", proposal_id, exc)
 
     async def _dm(self, user_id: int, text: str) -> bool:
         try:

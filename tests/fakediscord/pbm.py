@@ -35,12 +35,26 @@ async def pbm_running(
     db_path: Path,
     *,
     render: Callable[[Result], bytes | None] = render_board,
+    clock: Callable[[], float] | None = None,
     **overrides: object,
 ) -> AsyncIterator[PbmBot]:
-    """The product bot, seeded for repeatable dice, logged in to the fake until the block ends."""
-    bot = create_bot(bot_config(fake, db_path, **overrides), seed_source=lambda: SEED, render=render)
+    """The product bot, seeded for repeatable dice, logged in to the fake until the block ends; ``clock`` (a
+    :class:`FakeClock`) replaces the system clock of its actions."""
+    bot = create_bot(bot_config(fake, db_path, **overrides), seed_source=lambda: SEED, render=render, clock=clock)
     async with running(bot, fake):
         yield bot
+
+
+class FakeClock:
+    """A clock tests move by hand (``clock.now += 3600``); it starts at the real time so messages read sensibly."""
+
+    def __init__(self, now: float | None = None) -> None:
+        import time
+
+        self.now = time.time() if now is None else now
+
+    def __call__(self) -> float:
+        return self.now
 
 
 @dataclass
