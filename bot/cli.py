@@ -71,6 +71,7 @@ options (before the command's words; from the first word on, everything belongs 
   --boards DIR     where board PNGs go (default: <database name>-boards beside the database)
   --no-images      do not write board PNGs
   --json           (do) print one JSON object
+  --now TIME       act as if it were TIME (UTC, like 2026-12-01T09:00Z): scripts and tests of clocks
   -h, --help       this text; pbm do help lists the commands"""
 
 
@@ -84,8 +85,15 @@ def _local_args(argv: Sequence[str]) -> SimpleNamespace | None:
     other word on, everything is the command's, even words that look like options (``-size=8``, Druid's pass
     ``--``, a stray ``--db``). ``None`` for ``--help`` (printed here)."""
     command, rest = argv[0], list(argv[1:])
-    values: dict[str, object] = {"db": None, "identity": None, "boards": None, "no_images": False, "json": False}
-    names = {"--db": "db", "--as": "identity", "--boards": "boards"}
+    values: dict[str, object] = {
+        "db": None,
+        "identity": None,
+        "boards": None,
+        "no_images": False,
+        "json": False,
+        "now": None,
+    }
+    names = {"--db": "db", "--as": "identity", "--boards": "boards", "--now": "now"}
     index = 0
     while index < len(rest):
         word = rest[index]
@@ -101,7 +109,10 @@ def _local_args(argv: Sequence[str]) -> SimpleNamespace | None:
                 value = rest[index]
             else:
                 raise UsageError(f"{name} needs a value")
-            values[names[name]] = Path(value) if name != "--as" else value
+            if name == "--now":
+                values["now"] = _read_time(value)
+            else:
+                values[names[name]] = Path(value) if name != "--as" else value
         elif word == "--no-images":
             values["no_images"] = True
         elif word == "--json" and command == "do":
@@ -118,6 +129,19 @@ def _local_args(argv: Sequence[str]) -> SimpleNamespace | None:
     if command == "console" and words:
         raise UsageError("pbm console takes no command words; type them at its prompt (or use pbm do)")
     return SimpleNamespace(command=command, words=words, **values)
+
+
+def _read_time(text: str) -> float:
+    """``--now``'s value: an ISO 8601 time (``2026-12-01T09:00Z``; without a zone it is UTC)."""
+    from datetime import UTC, datetime
+
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise UsageError(f"--now {text}: write a time like 2026-12-01T09:00Z") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
 
 
 def _boards_dir(db_path: Path) -> Path:
@@ -145,6 +169,7 @@ def _console_session(args: Any, lines: Sequence[str] | None) -> int:
     event loop (see :mod:`data.connection`); a database error while a command runs (a full disk) is one line: it
     ends ``pbm do``, and the interactive console goes on to the next command."""
     import sqlite3
+    import time
 
     from bot.actions import Actions, Result
     from bot.console import Console, Outcome, render_json, render_text
@@ -153,8 +178,9 @@ def _console_session(args: Any, lines: Sequence[str] | None) -> int:
     db_path: Path = args.db or default_db_path()
     store = drive(_open_store(db_path, direct=True))
     try:
+        clock = (lambda: args.now) if args.now is not None else time.time
         console = Console(
-            Actions(store, ai_seconds=ai_seconds()),
+            Actions(store, ai_seconds=ai_seconds(), clock=clock),
             args.boards or _boards_dir(db_path),
             identity=args.identity,
             images=not args.no_images,

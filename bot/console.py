@@ -46,8 +46,18 @@ Commands (pbmserv style; <id> is a game number, [pw] an ignored password word):
   <game> games [user ...] [all|active|inactive|next] [page N]
                                                         games of users ('next': waiting on them), 50 a page
   <game> help                                           rules, options and notation
+Correspondence (every game):
+  <game> preview <id> <user> [pw] <move>                the position after a move, without playing it
+  <game> propose <id> <user> [pw] undo|draw             propose to take back the last move, or a draw
+  <game> accept <id> <user> [pw]                        accept the game's open proposal
+  <game> reject <id> <user> [pw]                        reject it (no answer in time also rejects)
+  <game> queue <id> <user> [pw] ["<moves>"|clear]       conditional moves: "d4 e5 d6 e7" = if d4, e5; if d6, e7
+  vacation <user> [on|off]                              stop your clocks while away (alone: the bank)
+  notify <user> [quiet 22-08|off] [tz Europe/Paris] [confirm on|off]
+                                                        quiet hours, time zone, preview before every move
+  tick                                                  act on what is due now: warnings, timeouts, reminders
   help                                                  this text and the list of games
-Add --as USER to act as USER where the command names no user."""
+Add --as USER to act as USER where the command names no user, --now 2026-12-01T09:00Z to act at that time."""
 
 _FILTERS = ("all", "active", "inactive", "next")
 
@@ -115,6 +125,8 @@ class Console:
         if not words or words[0].lower() in ("help", "?"):
             games = self.actions.help(None)
             return replace(games, message=f"{USAGE}\n\n{games.message}"), None
+        if words[0].lower() in ("tick", "vacation", "notify"):
+            return await self._correspondence(words[0].lower(), words[1:]), None
         try:
             game = registry.get(words[0]).name
         except GameError as exc:
@@ -128,6 +140,27 @@ class Console:
             return await self._challenge(game, args)
         if command in ("move", "mvoe", "board") and not (command == "board" and len(args) == 1):
             return await self._move(game, command, args)
+        if command == "preview":
+            game_id, player, rest = await self._game_user(game, command, args)
+            if not rest:
+                raise ConsoleError(f"usage: {game} preview <id> <user> [password] <move>")
+            alternative = " ".join(rest[1:]) if len(rest) > 1 else None
+            preview = await self.actions.preview(game_id, player, " ".join(rest), alternative=alternative)
+            return preview, _board_name(game, game_id, preview=True)
+        if command == "propose":
+            game_id, player, rest = await self._game_user(game, command, args)
+            if not rest or rest[-1].lower() not in ("undo", "draw"):
+                raise ConsoleError(f"usage: {game} propose <id> <user> [password] undo|draw")
+            return await self.actions.propose(game_id, player, rest[-1]), _board_name(game, game_id)
+        if command in ("accept", "reject"):
+            game_id, player, _rest = await self._game_user(game, command, args)
+            return await self.actions.answer(game_id, player, accept=command == "accept"), _board_name(game, game_id)
+        if command == "queue":
+            game_id, player, rest = await self._game_user(game, command, args)
+            line = " ".join(rest) if rest else None
+            if rest and len(rest) > 1 and rest[-1].lower() == "clear":
+                line = "clear"
+            return await self.actions.queue(game_id, player, line), None
         if command in ("board", "show"):
             return await self._show(game, command, args)
         if command == "resign":
@@ -153,6 +186,34 @@ class Console:
             text = command + (guard if guard.startswith("#") else "")
             return await self.actions.move(game_id, player, text), _board_name(game, game_id)
         raise ConsoleError(f"unknown {game} command {shorten(command)!r}; type '{game} help' or 'help'")
+
+    async def _correspondence(self, command: str, args: list[str]) -> Result:
+        """The commands about a player rather than a game: ``tick``, ``vacation``, ``notify``."""
+        if command == "tick":
+            if args:
+                raise ConsoleError("usage: tick   (acts on everything due now; --now sets the time)")
+            return await self.actions.tick()
+        user = args[0] if args else self.identity
+        if user is None:
+            raise ConsoleError(f"usage: {command} <user> ...")
+        if args and args[0] == user:
+            args = args[1:]
+        check_player_name(user)
+        if command == "vacation":
+            if len(args) > 1 or (args and args[0].lower() not in ("on", "off")):
+                raise ConsoleError("usage: vacation <user> [on|off]")
+            return await self.actions.vacation(user, args[0] if args else None)
+        settings: dict[str, str] = {}
+        words = iter(args)
+        for word in words:
+            key = word.lower()
+            if key not in ("quiet", "tz", "confirm") or key in settings:
+                raise ConsoleError("usage: notify <user> [quiet 22-08|off] [tz Europe/Paris] [confirm on|off]")
+            value = next(words, None)
+            if value is None:
+                raise ConsoleError(f"notify: {key} needs a value")
+            settings[key] = value
+        return await self.actions.notify_settings(user, **settings)
 
     async def _replay(self, game: str, args: list[str]) -> Result:
         """``<game> replay <id> [from] [to]``: an animated GIF of the game beside the boards."""
@@ -198,6 +259,10 @@ class Console:
             raise ConsoleError(f"usage: {game} {command} <id> <user> [password] <move>[#n]")
         text = " ".join(rest)
         alternative = " ".join(rest[1:]) if len(rest) > 1 else None
+        if "#" not in text and await self.actions.wants_preview(player):
+            # the player asked for every move to be previewed first: this shows it; the #n form plays it
+            preview = await self.actions.preview(game_id, player, text, alternative=alternative)
+            return preview, _board_name(game, game_id, preview=True)
         return await self.actions.move(game_id, player, text, alternative=alternative), _board_name(game, game_id)
 
     async def _show(self, game: str, command: str, args: list[str]) -> tuple[Result, str | None]:
@@ -287,9 +352,11 @@ def _resign_guard(rest: list[str]) -> int | None:
     return split_move_number(joined)[1]
 
 
-def _board_name(game: str, game_id: int | None, at: int | None = None) -> str | None:
+def _board_name(game: str, game_id: int | None, at: int | None = None, *, preview: bool = False) -> str | None:
     if game_id is None:
         return None
+    if preview:
+        return f"{game}-{game_id}-preview.png"
     return f"{game}-{game_id}.png" if at is None else f"{game}-{game_id}-move{at}.png"
 
 

@@ -48,6 +48,8 @@ class GameSummary(NamedTuple):
     to_move: str | None
     outcome: dict[str, Any] | None
     seats: list[str] | None
+    #: when the player to move runs out of time (``None``: no clock running)
+    deadline: float | None = None
 
 
 class LogEntry(NamedTuple):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from bot.actions.base import ActionsBase
 from bot.actions.common import (
     MOVE_LIST_LIMIT,
@@ -17,9 +19,12 @@ from bot.actions.common import (
     _rolled,
     _spread,
     _winners,
+    replay_steps,
     shorten,
     status_line,
 )
+from bot.correspondence.periods import format_left
+from data.rows import GameSummary
 from data.store import (
     DamagedRowError,
     GameRow,
@@ -39,7 +44,8 @@ class LookingActions(ActionsBase):
             return loaded
         row, game, state = loaded
         if at is None:
-            return self._game_result(game, game_id, state, status_line(game, state), [], actor=None, ping=False)
+            shown = self._game_result(game, game_id, state, status_line(game, state), [], actor=None, ping=False)
+            return await self._attach_clock(shown)
         if not 0 <= at <= row.move_number:
             return _fail(f"game {game_id} has moves 0 to {row.move_number}; there is no move {at}", game_id=game_id)
         try:
@@ -51,14 +57,24 @@ class LookingActions(ActionsBase):
         return result
 
     async def replay(self, row: GameRow, until: int | None = None) -> GameState:
-        """Rebuild a game from its seed and its log, up to move number ``until`` (all of it by default)."""
+        """Rebuild a game from its seed and its log, up to move number ``until`` (all of it by default). After a
+        takeback a move number comes again: the position shown is the latest one at that number."""
         game = registry.get(row.type)
         state = game.new(row.options, row.players, row.seed)
-        for entry in await self.store.log(row.id):
-            if until is not None and entry.number > until:
-                break
-            _apply_logged(state, entry)
-        return state
+        log = await self.store.log(row.id)
+        if until is None or not any(entry.text == "undo" for entry in log):
+            for entry in log:
+                if until is not None and entry.number > until:
+                    break
+                _apply_logged(state, entry)
+            return state
+        found = state.clone() if until == 0 else None
+        for _entry, now in replay_steps(state, log):
+            if now.ply == until:
+                found = now.clone()
+        if found is None:
+            raise DamagedRowError(f"no position at move {until}")
+        return found
 
     async def replay_frames(self, game_id: int, first: int | None = None, last: int | None = None) -> Result:
         """The positions of a game for an animated replay, from move ``first`` (default: the start) to move
@@ -83,15 +99,15 @@ class LookingActions(ActionsBase):
         keep = set(_spread(wanted, REPLAY_FRAMES))
         replaying = game.new(row.options, row.players, row.seed)
         try:
-            for entry in before:
-                _apply_logged(replaying, entry)
+            steps = replay_steps(replaying, log)
+            for _entry, after in zip(before, steps, strict=False):
+                replaying = after
             frames = [(replaying.clone(), "the start" if first == 0 else f"after move {first}")]
-            for index, entry in enumerate(moves, start=1):
-                _apply_logged(replaying, entry)
+            for index, (entry, replaying) in enumerate(zip(moves, steps, strict=False), start=1):
                 if index in keep:
                     who = f"{entry.player_id}: " if entry.player_id else ""
-                    auto = " (Auto)" if entry.auto else ""
-                    frames.append((replaying.clone(), f"{entry.number}. {who}{entry.text}{auto}"))
+                    made = " (Auto)" if entry.auto else " (Queued)" if entry.queued else ""
+                    frames.append((replaying.clone(), f"{entry.number}. {who}{entry.text}{made}"))
         except (GameError, DamagedRowError) as exc:
             return _fail(f"game {game_id} cannot be replayed: {exc}", game_id=game_id)
         note = "" if wanted <= REPLAY_FRAMES else f"; {len(frames)} of its {wanted} positions, spread evenly"
@@ -120,13 +136,24 @@ class LookingActions(ActionsBase):
             log = await self.store.log_lines(game_id)
         except DamagedRowError as exc:
             return _fail(str(exc), game_id=game_id)
-        lines = []
+        lines: list[str] = []
         dice = game.new(row.options, row.players, row.seed).turn_context()  # the opening roll is not logged
         previous_number = 0
-        for entry in log:
-            if entry.text == "resign" and not entry.auto and entry.number == previous_number:
+        shown: dict[int, tuple[int, str]] = {}  # action number -> (its line, the dice before it)
+        for seq, entry in enumerate(log, start=1):
+            if entry.text == "resign" and entry.made != 1 and entry.number == previous_number:
                 lines.append(f"      ({_first_event_text(entry.events_json) or f'{entry.player_id} asked to resign'})")
                 continue
+            if entry.text == "undo":
+                first = _undone_from(entry.events_json)
+                for taken in range(first, seq):
+                    if taken in shown and not lines[shown[taken][0]].endswith("(taken back)"):
+                        lines[shown[taken][0]] += "  (taken back)"
+                dice = shown[first][1] if first in shown else dice
+                lines.append(f"      ({entry.player_id}'s takeback accepted: {_first_event_text(entry.events_json)})")
+                previous_number = entry.number
+                continue
+            shown[seq] = (len(lines), dice)
             previous_number = entry.number
             play = entry.text not in game.extra_commands
             context = dice if play else ""
@@ -134,8 +161,8 @@ class LookingActions(ActionsBase):
                 dice = ""  # a play uses the dice up
             dice = _rolled(entry.events_json) or dice
             who = f"{entry.player_id} ({context})" if context else entry.player_id
-            auto = " (Auto)" if entry.auto else ""
-            lines.append(f"{entry.number:>4}. {who}: {entry.text}{auto}")
+            made = {1: " (Auto)", 2: " (Queued)"}.get(entry.made, "")
+            lines.append(f"{entry.number:>4}. {who}: {entry.text}{made}")
         header = f"{game.title} game {game_id}: {', '.join(row.players)}"
         opts = game.format_options(row.options)
         if opts:
@@ -174,7 +201,8 @@ class LookingActions(ActionsBase):
         rows, total = await self.store.list_games(
             player_id=player, which=which, game_type=game_type, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE
         )
-        lines = [_game_line(r) for r in rows]
+        now = self._clock()
+        lines = [_game_line(r) + _time_left(r, now) for r in rows]
         who = player or "everyone"
         kind = "" if which == "all" else f"{which} "
         if total == 0:
@@ -242,3 +270,16 @@ class LookingActions(ActionsBase):
         )
         text = f"**{game.title}** ({players}): {game.summary}\n\n{game.help}\n\n**Moves.** {game.notation}"
         return Result(ok=True, message=text, game_type=game.name, items=options)
+
+
+def _undone_from(events_json: str) -> int:
+    """The first action a logged takeback took back."""
+    events = json.loads(events_json)
+    return int(events[0].get("data", {}).get("seq", 0)) if events else 0
+
+
+def _time_left(row: GameSummary, now: float) -> str:
+    """How long the player to move has before their deadline, for listings (``, 3d 4h left``)."""
+    if row.status != "active" or row.deadline is None:
+        return ""
+    return f", {format_left(row.deadline - now)} left"

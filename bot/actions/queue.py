@@ -123,12 +123,14 @@ class QueueActions(ActionsBase):
         await self.store.replace_queued_lines(game_id, player)
         return None, notes
 
-    async def preview(self, game_id: int, player: str, text: str) -> Result:
+    async def preview(self, game_id: int, player: str, text: str, *, alternative: str | None = None) -> Result:
         """The position after ``player``'s move ``text``, without playing it (pbmserv ``preview``). The answer
         says how to play it with the ``#n`` guard of this position, so a board that moves on meanwhile refuses
-        the confirmation."""
+        the confirmation. ``alternative`` is another reading, as for :meth:`move` (without a password word)."""
         try:
             text, expected = split_move_number(text)
+            if alternative is not None:
+                alternative = split_move_number(alternative)[0]
         except ValueError as exc:
             return _fail(str(exc), game_id=game_id)
         loaded = await self._load(game_id)
@@ -147,7 +149,12 @@ class QueueActions(ActionsBase):
         number = state.ply + 1
         after = state.clone()
         try:
-            move = after.parse_move(text, state.seat_of(player))
+            try:
+                move = after.parse_move(text, state.seat_of(player))
+            except MoveSyntaxError:
+                if alternative is None:
+                    raise
+                move = after.parse_move(alternative, state.seat_of(player))
             move_text = after.move_text(move)
             events = after.push(move)
         except GameError as exc:

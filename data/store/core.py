@@ -509,7 +509,8 @@ class CoreStore:
         limit: int = 50,
         offset: int = 0,
     ) -> tuple[list[GameSummary], int]:
-        """A page of games, newest first, and how many match in all; filtered and limited in SQL, and no
+        """A page of games (running ones with the least time left first, then newest first), and how many match
+        in all; filtered and limited in SQL, and no
         snapshot is parsed, so it costs the same with ten games or a million. ``which``: ``active``, ``next``
         (active and waiting on ``player_id``), ``inactive`` (finished or cancelled) or ``all``."""
         joins, where, params = "", [], []
@@ -527,12 +528,14 @@ class CoreStore:
             where.append("g.type = ?")
             params.append(game_type)
         condition = (" WHERE " + " AND ".join(where)) if where else ""
+        # running games: the least time left first (no clock last), then the newest
+        order = "g.deadline IS NULL, g.deadline, g.id DESC" if which in ("active", "next") else "g.id DESC"
         async with self._db.execute(f"SELECT COUNT(*) FROM games g{joins}{condition}", params) as cursor:
             total = int((await cursor.fetchone())[0])
         async with self._db.execute(
             "SELECT g.id, g.type, g.players, g.status, g.move_number, g.to_move, g.outcome,"
-            " CASE WHEN g.status = 'finished' THEN json_extract(g.snapshot, '$.players') END"
-            f" FROM games g{joins}{condition} ORDER BY g.id DESC LIMIT ? OFFSET ?",
+            " CASE WHEN g.status = 'finished' THEN json_extract(g.snapshot, '$.players') END, g.deadline"
+            f" FROM games g{joins}{condition} ORDER BY {order} LIMIT ? OFFSET ?",
             [*params, limit, offset],
         ) as cursor:
             rows = await cursor.fetchall()
@@ -841,6 +844,7 @@ def _summary(row: Sequence[Any]) -> GameSummary:
         to_move=row[5],
         outcome=None if row[6] is None else _loads(row[6], what),
         seats=None if row[7] is None else _loads(row[7], what),
+        deadline=None if len(row) < 9 or row[8] is None else float(row[8]),
     )
 
 
