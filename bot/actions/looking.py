@@ -100,10 +100,10 @@ class LookingActions(ActionsBase):
         replaying = game.new(row.options, row.players, row.seed)
         try:
             steps = replay_steps(replaying, log)
-            for _entry, after in zip(before, steps, strict=False):
+            for _entry, (_logged, after) in zip(before, steps, strict=False):
                 replaying = after
             frames = [(replaying.clone(), "the start" if first == 0 else f"after move {first}")]
-            for index, (entry, replaying) in enumerate(zip(moves, steps, strict=False), start=1):
+            for index, (entry, (_logged, replaying)) in enumerate(zip(moves, steps, strict=False), start=1):
                 if index in keep:
                     who = f"{entry.player_id}: " if entry.player_id else ""
                     made = " (Auto)" if entry.auto else " (Queued)" if entry.queued else ""
