@@ -66,4 +66,4 @@ async def test_the_readme_lists_exactly_the_synced_commands(discord_world: World
     documented = set(re.findall(r"`/([a-z]+)", section))
     synced = {c["name"] for c in discord_world.fake.syncs[0].commands}
     assert documented == synced
-    assert "/help" in section and len(synced) == 20
+    assert "/help" in section and len(synced) == 23
