@@ -5,9 +5,12 @@ previews with Confirm / Cancel, vacations, quiet hours and conditional moves. Th
 from __future__ import annotations
 
 import copy
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import pytest
 
 from tests.fakediscord.pbm import FakeClock, pbm_running, start_game
 
@@ -216,3 +219,51 @@ async def test_a_queued_reply_is_played_and_a_dropped_line_is_told_privately(
     assert [line.split(": ", 1)[1] for line in history.items][:2] == ["c3", "d4 (Queued)"]
     assert mine.ephemeral and "it is your turn" in mine.content
     assert cleared.ephemeral and cleared.content == "bob's queued lines in game 1 are cleared"
+
+
+async def test_an_unanswered_proposal_expires_and_loses_its_buttons(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    fake = w.fake
+    clock = FakeClock(NOON)
+    async with pbm_running(fake, tmp_path / "pbm.sqlite3", clock=clock) as bot:
+        table = await start_game(fake, w.channel, "druid", [w.alice, w.bob], options="-size=5 -untimed")
+        await table.move_and_wait(w.alice, "c3")
+        await fake.reply(await fake.slash(w.alice, table.thread.id, "propose", {"what": "undo"}))
+        proposal = table.last_post()
+        clock.now += 7 * DAY + 60
+        await bot.sweep()
+        told = [
+            m for m in fake.channel_log(table.thread.id) if "not answered in time" in m.content and m.id != proposal.id
+        ]
+        shown = await bot.actions.show(1)
+    assert proposal.components == [] and "was not answered in time: it counts as rejected" in proposal.content
+    assert len(told) == 1 and told[0].pinged == [w.alice]
+    assert shown.move_number == 1
+
+
+async def test_a_warning_goes_by_dm_to_a_player_who_opted_in(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    fake = w.fake
+    clock = FakeClock(NOON)
+    async with pbm_running(fake, tmp_path / "pbm.sqlite3", clock=clock) as bot:
+        table = await start_game(fake, w.channel, "druid", [w.alice, w.bob], options="-size=5 -days=4")
+        await fake.reply(await fake.slash(w.alice, w.channel, "notify", {"dm": "on"}))
+        posts = len(fake.channel_log(table.thread.id))
+        clock.now += 2 * DAY + 60
+        await bot.sweep()
+        dms = fake.dms(w.alice)
+    assert dms and dms[-1].content.startswith("alice, half your time is gone in game 1")
+    assert len(fake.channel_log(table.thread.id)) == posts
+
+
+def test_the_clock_offset_setting_shifts_the_bots_clock(tmp_path: Path) -> None:
+    from bot.config import Config
+    from bot.discord import create_bot
+
+    config = Config.from_env({"PBM_DB": str(tmp_path / "pbm.sqlite3"), "PBM_CLOCK_OFFSET": "86400"})
+    bot = create_bot(config)
+    assert config.clock_offset == 86400.0
+    assert abs(bot.clock() - time.time() - 86400.0) < 5
+    assert Config.from_env({"PBM_DB": "x"}).clock_offset == 0.0
+    with pytest.raises(SystemExit, match="PBM_CLOCK_OFFSET"):
+        Config.from_env({"PBM_DB": "x", "PBM_CLOCK_OFFSET": "soon"})

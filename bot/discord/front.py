@@ -303,16 +303,18 @@ class Front:
         (closed DMs: remembered, and they are mentioned). With ``dm_is_enough`` nothing is posted in the thread
         when every player was told by DM."""
         mentioned: list[tuple[str, int]] = []
+        told_by_dm = 0
         for player in dict.fromkeys(players):
             uid = await self.store.discord_id_of(player)
             if uid is None:
                 continue
             if await self.store.get_setting(player, "notify_dm") == "on":
                 if await self._dm(uid, text):
+                    told_by_dm += 1
                     continue
                 await self.store.set_setting(player, "notify_dm", "closed")
             mentioned.append((player, uid))
-        if dm_is_enough and players and not mentioned:
+        if dm_is_enough and players and told_by_dm == len(set(players)):
             return
         try:
             thread = await self.game_thread(game_id)
