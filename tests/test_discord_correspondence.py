@@ -180,6 +180,7 @@ async def test_quiet_hours_hold_the_ping_until_they_end(discord_world: World, tm
         settings = await fake.reply(await fake.slash(w.bob, w.channel, "notify", {"quiet": "11-13", "tz": "UTC"}))
         shown = await fake.reply(await fake.slash(w.bob, w.channel, "notify"))
         bad = await fake.reply(await fake.slash(w.bob, w.channel, "notify", {"tz": "Mars/Olympus"}))
+        zones = await fake.autocomplete(w.bob, w.channel, "notify", {"tz": "europe/pa"}, "tz")
         turn = await table.move_and_wait(w.alice, "c3")
         clock.now += 30 * 60
         await bot.sweep()
@@ -190,6 +191,7 @@ async def test_quiet_hours_hold_the_ping_until_they_end(discord_world: World, tm
     assert settings.ephemeral and "quiet hours 11:00-13:00" in settings.content and "time zone UTC" in settings.content
     assert shown.ephemeral and shown.content == settings.content
     assert bad.ephemeral and "Mars/Olympus" in bad.content
+    assert [c["value"] for c in zones] == ["Europe/Paris"]
     assert turn.pinged == [] and f"<@{w.bob}>" not in turn.content and "bob is in quiet hours" in turn.content
     assert early.id == turn.id
     assert ping.content == f"<@{w.bob}>, game 1 is waiting for your move." and ping.pinged == [w.bob]

@@ -5,6 +5,7 @@ Mistakes are answered ephemerally with the action's own words; nothing is change
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 import shlex
@@ -52,13 +53,17 @@ def _replay_gif(frames: list, limit: int):  # -> render.replay.ReplayGif
     return replay_gif(frames, max_bytes=limit)
 
 
-def time_zones(current: str, limit: int = 25) -> list[str]:
-    """IANA time zone names containing what was typed (case-insensitive), for autocomplete."""
+@functools.cache
+def _zone_names() -> tuple[str, ...]:
     import zoneinfo
 
+    return tuple(sorted(zoneinfo.available_timezones()))
+
+
+def time_zones(current: str, limit: int = 25) -> list[str]:
+    """IANA time zone names containing what was typed (case-insensitive), for autocomplete."""
     typed = current.strip().lower()
-    names = sorted(n for n in zoneinfo.available_timezones() if typed in n.lower())
-    return names[:limit]
+    return [n for n in _zone_names() if typed in n.lower()][:limit]
 
 
 def listing(result: Result) -> str:
