@@ -15,13 +15,21 @@ from PIL import Image, ImageDraw
 
 from render.common import (
     BACKGROUND,
+    CLOCK_LOW,
     FOREGROUND,
     HIGHLIGHT,
     MUTED,
     PLAYER_COLOURS,
+    Clock,
     centred_text,
+    clock_is_low,
+    clock_note,
+    draw_note,
     font,
+    note_icon,
+    note_width,
     to_png,
+    wrap_text,
 )
 from rules.backgammon import EKS, OHS, BackgammonState, absolute, dice_text
 from rules.backgammon.movegen import BAR, OFF
@@ -275,10 +283,11 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, smallest: 
     return text, size
 
 
-def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
+def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState, clock: Clock | None = None) -> None:
     """Header: what is asked now (or the result) in large type behind the disc of the player concerned, the most
     visible thing above the board; then one row per colour (disc, name, pips, modes; the player concerned marked
-    with an arrowhead) with the cube's value and owner at the right; footer: the last play (or the opening roll)."""
+    with an arrowhead) with the cube's value and owner at the right, and with a clock each row's note in a column
+    just left of the cube's; footer: the last play (or the opening roll)."""
     concerned = _concerned(state)
     left = MARGIN
     if concerned is not None:
@@ -292,6 +301,10 @@ def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
     cube_w = _width(cube, ROW_SIZE)
     draw.text((WIDTH - MARGIN, 52), cube, font=font(ROW_SIZE), fill=MUTED, anchor="rm")
     room = WIDTH - 2 * MARGIN - 40 - cube_w - 16
+    notes = {colour: clock_note(clock, state.seat_of_colour(colour)) for colour in (EKS, OHS)}
+    note_size, note_lines, note_w = _note_layout(notes, room)
+    if note_w:
+        room -= note_w + NOTE_GAP
     rows = []
     for colour in (EKS, OHS):
         seat = state.seat_of_colour(colour)
@@ -300,17 +313,54 @@ def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
         player, _ = _fit(draw, state.players[seat], ROW_SIZE, room // 2)
         rows.append(_fit(draw, f"{'XO'[colour]}: {player}   pips {state.pips(colour)}{extra}", ROW_SIZE, room))
     size = min(row_size for _text, row_size in rows)  # both rows in one size
-    for row, (colour, (text, _size)) in enumerate(zip((EKS, OHS), rows, strict=True)):
+    texts = [_fit(draw, text, size, room)[0] for text, _size in rows]
+    note_x = MARGIN + 40 + max(_width(text, size) for text in texts) + NOTE_GAP
+    for row, (colour, text) in enumerate(zip((EKS, OHS), texts, strict=True)):
         fill, rim = CHECKERS[colour]
         y = 52 + row * 24
         if colour == concerned:
             draw.polygon([(MARGIN, y - 7), (MARGIN + 9, y), (MARGIN, y + 7)], fill=HIGHLIGHT)
         draw.ellipse((MARGIN + 14, y - 9, MARGIN + 32, y + 9), fill=fill, outline=rim, width=2)
-        draw.text((MARGIN + 40, y), _fit(draw, text, size, room)[0], font=font(size), fill=FOREGROUND, anchor="lm")
+        draw.text((MARGIN + 40, y), text, font=font(size), fill=FOREGROUND, anchor="lm")
+        lines = note_lines[colour]
+        ink = FOREGROUND if state.seat_of_colour(colour) == state.to_move else MUTED
+        low = clock_is_low(notes[colour])
+        for k, line in enumerate(lines):
+            middle = y + (k - (len(lines) - 1) / 2) * note_size
+            draw_note(draw, (note_x, middle), line, note_size, ink, "lm", low, icon=k == 0)
     footer = _last_text(state)
     if footer:
         footer, size = _fit(draw, footer, 16, WIDTH - 2 * MARGIN)
         draw.text((MARGIN, HEIGHT - FOOTER // 2), footer, font=font(size), fill=MUTED, anchor="lm")
+
+
+#: room kept between a row's text and its clock note, and the least room a row's text keeps beside a long note
+NOTE_GAP = 14
+ROW_KEEP = 150
+
+
+def _note_layout(notes: dict[int, str], room: int) -> tuple[int, dict[int, list[str]], int]:
+    """The clock notes' size (one for both rows: smaller type first, down to 12, so a long note leaves the row
+    ``ROW_KEEP`` pixels), each note's lines (a note still too wide is wrapped, never cut) and the notes' width."""
+    size = ROW_SIZE
+    cap = room - ROW_KEEP
+
+    def widest(size: int) -> int:
+        return max((note_width(note, size) for note in notes.values() if note), default=0)
+
+    while size > 12 and widest(size) > cap:
+        size -= 1
+    text_cap = cap - sum(note_icon(size))
+    lines = {colour: wrap_text(note, size, text_cap) if note else [] for colour, note in notes.items()}
+    width = max(
+        (
+            note_width(line, size, clock_is_low(notes[colour]), k == 0)
+            for colour, parts in lines.items()
+            for k, line in enumerate(parts)
+        ),
+        default=0,
+    )
+    return size, lines, width
 
 
 def _concerned(state: BackgammonState) -> int | None:
@@ -355,8 +405,9 @@ def _last_text(state: BackgammonState) -> str:
     return f"last: {who} rolled {dice_text(last['dice'])} and played {steps}"
 
 
-def render_image(state: BackgammonState) -> Image.Image:
-    """The board as a Pillow RGB image (render_png encodes it; replays draw their frames from it)."""
+def render_image(state: BackgammonState, clock: Clock | None = None) -> Image.Image:
+    """The board as a Pillow RGB image (render_png encodes it; replays draw their frames from it); ``clock`` as
+    for :func:`render.board_png`."""
     image = _empty_board().copy()
     draw = ImageDraw.Draw(image)
     _bar(draw, state)
@@ -366,7 +417,7 @@ def render_image(state: BackgammonState) -> Image.Image:
     _last_play(draw, state)
     _hit_arrows(draw, state)
     _dice_and_cube(draw, state)
-    _texts(draw, state)
+    _texts(draw, state, clock)
     return image
 
 
@@ -388,6 +439,6 @@ def _empty_board() -> Image.Image:
     return image
 
 
-def render_png(state: BackgammonState) -> bytes:
+def render_png(state: BackgammonState, clock: Clock | None = None) -> bytes:
     """The board as PNG bytes, ready to attach to a message."""
-    return to_png(render_image(state), [colour for pair in CHECKERS.values() for colour in pair])
+    return to_png(render_image(state, clock), [*(colour for pair in CHECKERS.values() for colour in pair), CLOCK_LOW])
