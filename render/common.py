@@ -108,45 +108,58 @@ def note_icon(size: int) -> tuple[int, int]:
     return round(size * 0.75), round(size * 0.32)
 
 
-def note_width(note: str, size: int, low: bool | None = None, icon: bool = True) -> int:
-    """Drawn width of a clock note at ``size``: its clock face (unless ``icon`` is false: the later lines of a
-    wrapped note), its text, and its pill when it is ``low`` (by default: when :func:`clock_is_low` says so; a
-    part of a wrapped note takes the whole note's)."""
-    width = round(font(size).getlength(note)) + (sum(note_icon(size)) if icon else 0)
-    return width + 2 * note_pad(size) if (clock_is_low(note) if low is None else low) else width
+def _lines(note: str | Sequence[str]) -> list[str]:
+    return [note] if isinstance(note, str) else list(note)
+
+
+def note_width(note: str | Sequence[str], size: int, low: bool | None = None) -> int:
+    """Drawn width of a clock note at ``size`` (a string, or the lines of a wrapped note): its clock face, its
+    widest line, and its pill when it is ``low`` (by default: when :func:`clock_is_low` says so)."""
+    lines = _lines(note)
+    low = clock_is_low(" ".join(lines)) if low is None else low
+    width = max(round(font(size).getlength(line)) for line in lines) + sum(note_icon(size))
+    return width + 2 * note_pad(size) if low else width
+
+
+def note_lines(note: str, size: int, room: float) -> list[str]:
+    """``note`` as one line, or wrapped between words (never cut) where it is wider than ``room`` pixels."""
+    if note_width(note, size) <= room:
+        return [note]
+    return wrap_text(note, size, room - sum(note_icon(size)) - 2 * note_pad(size))
 
 
 def draw_note(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
-    note: str,
+    note: str | Sequence[str],
     size: int,
     fill: tuple[int, int, int],
     anchor: str = "lm",
-    low: bool | None = None,
-    icon: bool = True,
+    pitch: float = 0,
 ) -> None:
-    """A clock note with its left (``anchor`` "lm") or right ("rm") end and its middle at ``xy``, led by a small
-    clock face so that it reads as time at a glance: in ``fill``, or when ``low`` on time (see :func:`note_width`)
-    in dark ink on a CLOCK_LOW pill, which catches the eye on a phone where a colour alone may not."""
-    low = clock_is_low(note) if low is None else low
+    """A clock note (a string, or the lines of a wrapped note ``pitch`` apart), with its left (``anchor`` "lm")
+    or right ("rm") end and the middle of its first line at ``xy``, led by a small clock face so that it reads as
+    time at a glance: in ``fill``, or when low on time (:func:`clock_is_low`) in dark ink on a CLOCK_LOW pill,
+    which catches the eye on a phone where a colour alone may not."""
+    lines = _lines(note)
+    low = clock_is_low(" ".join(lines))
+    pitch = pitch or round(size * 1.25)
     x, y = xy
-    width = note_width(note, size, low, icon)
-    left = x if anchor[0] == "l" else x - width
+    left = x if anchor[0] == "l" else x - note_width(lines, size)
     if low:
         half = round(size * 0.62)
-        draw.rounded_rectangle((left, y - half, left + width, y + half), radius=half * 0.6, fill=CLOCK_LOW)
+        box = (left, y - half, left + note_width(lines, size), y + half + pitch * (len(lines) - 1))
+        draw.rounded_rectangle(box, radius=half * 0.6, fill=CLOCK_LOW)
         fill = ink_on(CLOCK_LOW)
         left += note_pad(size)
-    if icon:
-        diameter, gap = note_icon(size)
-        r = diameter / 2
-        cx, cy = left + r, y
-        line = max(1, round(size / 10))
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=fill, width=line)
-        draw.line([(cx, cy - r * 0.62), (cx, cy), (cx + r * 0.5, cy)], fill=fill, width=line)
-        left += diameter + gap
-    draw.text((left, y), note, font=font(size), fill=fill, anchor="lm")
+    diameter, gap = note_icon(size)
+    r = diameter / 2
+    cx, cy = left + r, y
+    stroke = max(1, round(size / 10))
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=fill, width=stroke)
+    draw.line([(cx, cy - r * 0.62), (cx, cy), (cx + r * 0.5, cy)], fill=fill, width=stroke)
+    for k, line in enumerate(lines):
+        draw.text((left + diameter + gap, y + k * pitch), line, font=font(size), fill=fill, anchor="lm")
 
 
 @lru_cache(maxsize=32)

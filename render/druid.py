@@ -29,11 +29,11 @@ from render.common import (
     MUTED,
     PLAYER_COLOURS,
     Clock,
-    clock_is_low,
     clock_note,
     draw_note,
     font,
     ink_on,
+    note_lines,
     note_width,
     seat_chip,
     to_png,
@@ -772,7 +772,7 @@ class Header(NamedTuple):
 
 
 #: room kept between a seat's text and its clock note
-NOTE_GAP = 14
+NOTE_GAP = 12
 
 
 def header(state: DruidState, width: int, clock: Clock | None = None) -> Header:
@@ -805,7 +805,7 @@ def _place_note(line: str, lines: list[str], note: str, room: int) -> tuple[list
     narrower = wrap_text(line, SEAT_FONT, room - need)
     if len(narrower) == len(lines) and all(face.getlength(part) + need <= room for part in narrower):
         return narrower, [""] * (len(lines) - 1) + [note]
-    parts = [note] if need - NOTE_GAP <= room else wrap_text(note, SEAT_FONT, room - (need - face.getlength(note)))
+    parts = note_lines(note, SEAT_FONT, room)
     return lines + [""] * len(parts), [""] * len(lines) + parts
 
 
@@ -829,15 +829,15 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DruidState, head: Header) -> 
         seat_chip(draw, box, seat, state.colours[seat])
         if seat == state.to_move:
             draw.polygon([(x + 14, y + 10), (x + 4, y + 4), (x + 4, y + 16)], fill=FOREGROUND)
-        notes = head.notes[seat] if head.notes else [""] * len(lines)
-        low, first = clock_is_low(" ".join(notes)), True
-        for line, note in zip(lines, notes, strict=True):
+        notes = head.notes[seat] if head.notes else []
+        if any(notes):
+            first = next(k for k, note in enumerate(notes) if note)
+            ink = FOREGROUND if seat == state.to_move else MUTED
+            at = (head.right, y + 10 + first * SEAT_LINE)
+            draw_note(draw, at, [note for note in notes if note], SEAT_FONT, ink, "rm", SEAT_LINE)
+        for line in lines:
             if line:
                 draw.text((x + 42, y + 10), line, font=font(SEAT_FONT), fill=FOREGROUND, anchor="lm")
-            if note:
-                ink = FOREGROUND if seat == state.to_move else MUTED
-                draw_note(draw, (head.right, y + 10), note, SEAT_FONT, ink, "rm", low, icon=first)
-                first = False
             y += SEAT_LINE
 
 
