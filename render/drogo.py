@@ -164,7 +164,7 @@ def render_image(state: DrogoState, clock: Clock | None = None) -> Image.Image:
     map_w = n * cell
     width = max(MIN_WIDTH, MARGIN + view_w + MARGIN + 24 + map_w + 24 + MARGIN)
     seats = seat_cells(state, width, clock)
-    top = header_height(seats)
+    top = header_height(state, seats)
     view, _, view_h = view_for(n, top)
     footer = footer_lines(state, width - 2 * MARGIN)
     height = top + max(view_h, n * cell + 40) + FOOTER * len(footer) + 12
@@ -408,20 +408,21 @@ def status(state: DrogoState) -> tuple[int | None, str]:
 
 
 class SeatCell(NamedTuple):
-    """Where a seat stands in the header with a clock: its chip's left and its name line's top, its label, and
-    its note's lines (more than one only for a note wider than the header)."""
+    """Where a seat stands in the header with a clock: its arrowhead's left and its name line's top, its label,
+    its note's lines (more than one only for a note wider than the header), and how far right it reaches."""
 
     seat: int
     x: int
     y: int
     label: str
     note: list[str]
+    right: float
 
 
-def _seat_label(state: DrogoState, index: int) -> str:
+def _seat_label(state: DrogoState, index: int, scores: list[int]) -> str:
     name = state.players[index]
     short = name if len(name) <= 14 else name[:13] + "…"
-    label = f"{short}  {state.scores()[index]}"
+    label = f"{short}  {scores[index]}"
     return label + " (resigned)" if index in state.resigned else label
 
 
@@ -433,26 +434,34 @@ def seat_cells(state: DrogoState, width: int, clock: Clock | None) -> list[SeatC
         return None
     room = width - 2 * MARGIN
     face = font(SEAT_FONT)
+    scores = state.scores()
     cells: list[SeatCell] = []
     x, y, lines = MARGIN, SEATS_TOP, 1
     for index, note in enumerate(notes):
-        label = _seat_label(state, index)
+        label = _seat_label(state, index, scores)
         parts = note_lines(note, NOTE_FONT, room - 40) if note else []  # wider than the header: wrapped
         wide = max(face.getlength(label), note_width(parts, NOTE_FONT) if parts else 0)
         if x > MARGIN and x + 40 + wide > MARGIN + room:
             x, y, lines = MARGIN, y + 26 + NOTE_LINE * lines, 1
-        cells.append(SeatCell(index, x, y, label, parts))
+        cells.append(SeatCell(index, x, y, label, parts, x + 40 + wide))
         lines = max(lines, len(parts))
         x += int(40 + wide + 26)
     return cells
 
 
-def header_height(cells: list[SeatCell] | None) -> int:
-    """HEADER, unless the seats and their notes need more rows than one."""
+def header_height(state: DrogoState, cells: list[SeatCell] | None) -> int:
+    """HEADER, unless the seats and their notes need more rows than one, or reach over the flat map where a big
+    board's map rises beside the header (its top coordinates must stay clear of the notes)."""
     if not cells:
         return HEADER
     bottom = max(cell.y + 13 + NOTE_LINE * len(cell.note) + 10 for cell in cells)
-    return max(HEADER, bottom + 5)
+    top = max(HEADER, bottom + 5)
+    _, cell = _sizes(state.size)
+    x0, y0 = map_origin(state, top)
+    label = max(10, min(15, cell // 2))
+    if max(seat.right for seat in cells) > x0 - 12 - label:
+        top += max(0, math.ceil(bottom + 6 - (y0 - 11 - label / 2)))
+    return top
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, state: DrogoState, width: int, cells: list[SeatCell] | None) -> None:
@@ -485,8 +494,9 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DrogoState, width: int, cells
                 draw_note(draw, at, cell.note, NOTE_FONT, ink, "lm", NOTE_LINE)
         return
     y = 56
+    scores = state.scores()
     for index in range(len(state.players)):
-        label = _seat_label(state, index)
+        label = _seat_label(state, index, scores)
         _draw_seat(draw, state, index, x, y, label)
         x += int(40 + draw.textlength(label, font=font(SEAT_FONT)) + 26)
 
