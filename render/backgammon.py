@@ -10,17 +10,24 @@ from __future__ import annotations
 import math
 from collections import Counter
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
 from render.common import (
     BACKGROUND,
+    CLOCK_LOW,
     FOREGROUND,
     HIGHLIGHT,
     MUTED,
     PLAYER_COLOURS,
+    Clock,
     centred_text,
+    clock_note,
+    draw_note,
     font,
+    note_lines,
+    note_width,
     to_png,
 )
 from rules.backgammon import EKS, OHS, BackgammonState, absolute, dice_text
@@ -265,7 +272,7 @@ def _width(text: str, size: int) -> int:
     return int(right - left)
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, smallest: int = 12) -> tuple[str, int]:
+def _fit(draw: ImageDraw.ImageDraw | None, text: str, size: int, width: int, smallest: int = 12) -> tuple[str, int]:
     """``text`` and a font size at which it fits ``width`` pixels: smaller type first (down to ``smallest``),
     then cut short with "..." (long player names must never run into the other texts)."""
     while size > smallest and _width(text, size) > width:
@@ -275,10 +282,11 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, smallest: 
     return text, size
 
 
-def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
+def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState, clock: Clock | None = None) -> None:
     """Header: what is asked now (or the result) in large type behind the disc of the player concerned, the most
     visible thing above the board; then one row per colour (disc, name, pips, modes; the player concerned marked
-    with an arrowhead) with the cube's value and owner at the right; footer: the last play (or the opening roll)."""
+    with an arrowhead) with the cube's value and owner at the right, and with a clock each row's note in a column
+    just left of the cube's; footer: the last play (or the opening roll)."""
     concerned = _concerned(state)
     left = MARGIN
     if concerned is not None:
@@ -287,30 +295,120 @@ def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState) -> None:
         left += 34
     status, size = _fit(draw, _status(state), STATUS_SIZE, WIDTH - MARGIN - left, smallest=ROW_SIZE + 4)
     draw.text((left, 20), status, font=font(size), fill=HIGHLIGHT, anchor="lm")
-    owner = "centred" if state.cube_owner is None else f"owned by {'XO'[state.colour[state.cube_owner]]}"
-    cube = f"cube {state.cube} ({owner})"
-    cube_w = _width(cube, ROW_SIZE)
+    cube = _cube_text(state)
     draw.text((WIDTH - MARGIN, 52), cube, font=font(ROW_SIZE), fill=MUTED, anchor="rm")
-    room = WIDTH - 2 * MARGIN - 40 - cube_w - 16
-    rows = []
-    for colour in (EKS, OHS):
-        seat = state.seat_of_colour(colour)
-        modes = [mode for mode, flags in (("greedy", state.greedy), ("manual", state.manual)) if flags[seat]]
-        extra = f"   [{', '.join(modes)}]" if modes else ""
-        player, _ = _fit(draw, state.players[seat], ROW_SIZE, room // 2)
-        rows.append(_fit(draw, f"{'XO'[colour]}: {player}   pips {state.pips(colour)}{extra}", ROW_SIZE, room))
-    size = min(row_size for _text, row_size in rows)  # both rows in one size
-    for row, (colour, (text, _size)) in enumerate(zip((EKS, OHS), rows, strict=True)):
-        fill, rim = CHECKERS[colour]
-        y = 52 + row * 24
-        if colour == concerned:
-            draw.polygon([(MARGIN, y - 7), (MARGIN + 9, y), (MARGIN, y + 7)], fill=HIGHLIGHT)
-        draw.ellipse((MARGIN + 14, y - 9, MARGIN + 32, y + 9), fill=fill, outline=rim, width=2)
-        draw.text((MARGIN + 40, y), _fit(draw, text, size, room)[0], font=font(size), fill=FOREGROUND, anchor="lm")
+    rows = header_rows(state, clock)
+    if rows is None:
+        _rows(draw, state, concerned, _row_room(state))
+    else:
+        _draw_rows(draw, state, concerned, rows)
     footer = _last_text(state)
     if footer:
         footer, size = _fit(draw, footer, 16, WIDTH - 2 * MARGIN)
         draw.text((MARGIN, HEIGHT - FOOTER // 2), footer, font=font(size), fill=MUTED, anchor="lm")
+
+
+def _row_parts(state: BackgammonState, colour: int) -> tuple[str, str, str]:
+    """A colour's row: its letter, its player's name, and the pips and modes that follow the name."""
+    seat = state.seat_of_colour(colour)
+    modes = [mode for mode, flags in (("greedy", state.greedy), ("manual", state.manual)) if flags[seat]]
+    extra = f"   [{', '.join(modes)}]" if modes else ""
+    return f"{'XO'[colour]}: ", state.players[seat], f"   pips {state.pips(colour)}{extra}"
+
+
+def _row_marks(draw: ImageDraw.ImageDraw, colour: int, concerned: int | None, y: float) -> None:
+    """A row's disc, and the arrowhead when the row's player is the one concerned."""
+    fill, rim = CHECKERS[colour]
+    if colour == concerned:
+        draw.polygon([(MARGIN, y - 7), (MARGIN + 9, y), (MARGIN, y + 7)], fill=HIGHLIGHT)
+    draw.ellipse((MARGIN + 14, y - 9, MARGIN + 32, y + 9), fill=fill, outline=rim, width=2)
+
+
+def _rows(draw: ImageDraw.ImageDraw, state: BackgammonState, concerned: int | None, room: int) -> None:
+    """The two rows without a clock: long names cut short with "...", both rows in one size."""
+    rows = []
+    for colour in (EKS, OHS):
+        letter, name, rest = _row_parts(state, colour)
+        player, _ = _fit(draw, name, ROW_SIZE, room // 2)
+        rows.append(_fit(draw, f"{letter}{player}{rest}", ROW_SIZE, room))
+    size = min(row_size for _text, row_size in rows)  # both rows in one size
+    for row, (colour, (text, _size)) in enumerate(zip((EKS, OHS), rows, strict=True)):
+        y = 52 + row * 24
+        _row_marks(draw, colour, concerned, y)
+        draw.text((MARGIN + 40, y), _fit(draw, text, size, room)[0], font=font(size), fill=FOREGROUND, anchor="lm")
+
+
+#: room kept between a row's text and its clock note; the least room a long note leaves a row's name
+NOTE_GAP = 16
+NAME_KEEP = (90, 40, 0)
+
+
+class Row(NamedTuple):
+    """A colour's header row with a clock: its middle, its text and size, and its note's lines (more than one
+    only for a long note), their left end and size."""
+
+    colour: int
+    y: float
+    text: str
+    size: int
+    note: list[str]
+    note_x: int
+    note_size: int
+
+
+def _cube_text(state: BackgammonState) -> str:
+    owner = "centred" if state.cube_owner is None else f"owned by {'XO'[state.colour[state.cube_owner]]}"
+    return f"cube {state.cube} ({owner})"
+
+
+def _row_room(state: BackgammonState) -> int:
+    """The room for a row's text (and note): from after its disc to a gap before the cube's text."""
+    return WIDTH - 2 * MARGIN - 40 - _width(_cube_text(state), ROW_SIZE) - 16
+
+
+def header_rows(state: BackgammonState, clock: Clock | None) -> list[Row] | None:
+    """The two rows with each player's clock note in a column after the longer row; None without a note. The
+    pips and modes are never cut: a long note takes room from the names first (cut short with "..."), then gets
+    smaller type (down to 12), then two lines (the rows move apart a little), so that it is never cut either."""
+    notes = {colour: clock_note(clock, state.seat_of_colour(colour)) for colour in (EKS, OHS)}
+    if not any(notes.values()):
+        return None
+    room = _row_room(state)
+    parts = {colour: _row_parts(state, colour) for colour in (EKS, OHS)}
+    fixed = max(_width(letter + rest, ROW_SIZE) for letter, _name, rest in parts.values())
+    for keep in NAME_KEEP:
+        note_room = room - NOTE_GAP - fixed - keep
+        size = ROW_SIZE
+        while size > 12 and max(note_width(note, size) for note in notes.values() if note) > note_room:
+            size -= 1
+        lines = {colour: note_lines(note, size, note_room) if note else [] for colour, note in notes.items()}
+        if max(map(len, lines.values())) <= 2:
+            break
+    row_room = room - max(note_width(part, size) for part in lines.values() if part) - NOTE_GAP
+    texts = {}
+    for colour, (letter, name, rest) in parts.items():
+        player, _ = _fit(None, name, ROW_SIZE, min(room // 2, row_room - _width(letter + rest, ROW_SIZE)), ROW_SIZE)
+        texts[colour] = _fit(None, f"{letter}{player}{rest}", ROW_SIZE, row_room)
+    row_size = min(text_size for _text, text_size in texts.values())
+    fitted = {colour: _fit(None, text, row_size, row_room)[0] for colour, (text, _) in texts.items()}
+    note_x = MARGIN + 40 + max(_width(text, row_size) for text in fitted.values()) + NOTE_GAP
+    ys = (48, 76) if max(map(len, lines.values())) > 1 else (52, 76)
+    return [
+        Row(colour, y, fitted[colour], row_size, lines[colour], note_x, size)
+        for colour, y in zip((EKS, OHS), ys, strict=True)
+    ]
+
+
+def _draw_rows(draw: ImageDraw.ImageDraw, state: BackgammonState, concerned: int | None, rows: list[Row]) -> None:
+    """The rows with their clock notes (the mover's note in the text colour, the other muted, one with under a
+    day left on a CLOCK_LOW pill)."""
+    for row in rows:
+        _row_marks(draw, row.colour, concerned, row.y)
+        draw.text((MARGIN + 40, row.y), row.text, font=font(row.size), fill=FOREGROUND, anchor="lm")
+        if row.note:
+            ink = FOREGROUND if state.seat_of_colour(row.colour) == state.to_move else MUTED
+            first = row.y - (len(row.note) - 1) * row.note_size / 2
+            draw_note(draw, (row.note_x, first), row.note, row.note_size, ink, "lm", row.note_size)
 
 
 def _concerned(state: BackgammonState) -> int | None:
@@ -355,8 +453,9 @@ def _last_text(state: BackgammonState) -> str:
     return f"last: {who} rolled {dice_text(last['dice'])} and played {steps}"
 
 
-def render_image(state: BackgammonState) -> Image.Image:
-    """The board as a Pillow RGB image (render_png encodes it; replays draw their frames from it)."""
+def render_image(state: BackgammonState, clock: Clock | None = None) -> Image.Image:
+    """The board as a Pillow RGB image (render_png encodes it; replays draw their frames from it); ``clock`` as
+    for :func:`render.board_png`."""
     image = _empty_board().copy()
     draw = ImageDraw.Draw(image)
     _bar(draw, state)
@@ -366,7 +465,7 @@ def render_image(state: BackgammonState) -> Image.Image:
     _last_play(draw, state)
     _hit_arrows(draw, state)
     _dice_and_cube(draw, state)
-    _texts(draw, state)
+    _texts(draw, state, clock)
     return image
 
 
@@ -388,6 +487,6 @@ def _empty_board() -> Image.Image:
     return image
 
 
-def render_png(state: BackgammonState) -> bytes:
+def render_png(state: BackgammonState, clock: Clock | None = None) -> bytes:
     """The board as PNG bytes, ready to attach to a message."""
-    return to_png(render_image(state), [colour for pair in CHECKERS.values() for colour in pair])
+    return to_png(render_image(state, clock), [*(colour for pair in CHECKERS.values() for colour in pair), CLOCK_LOW])

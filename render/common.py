@@ -6,7 +6,8 @@ both themes; player colours are chosen to differ in lightness as well as hue, fo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -18,6 +19,10 @@ BACKGROUND = (38, 41, 48)
 FOREGROUND = (232, 232, 236)
 MUTED = (150, 155, 165)
 HIGHLIGHT = (255, 196, 0)
+#: a player's clock note with under a day left is drawn as dark text on a pill of this orange: readable at a glance
+#: on the panel, and at least Delta E 28 from the panel, the texts, the highlight and every player colour under
+#: deuteranopia and protanopia too (tests/test_render_clock.py); the pill's shape is a cue besides its colour
+CLOCK_LOW = (248, 152, 80)
 #: per seat: fill and outline; light/dark pairs first so two-player games differ in lightness too. The fourth seat
 #: is teal, not green: red and green fall together for the common red-green colour blindnesses, and every pair
 #: here stays far apart (CIE Lab) when deuteranopia and protanopia are simulated (tests/test_colour_vision.py).
@@ -69,6 +74,92 @@ def wrap_text(text: str, size: int, room: float) -> list[str]:
         line = candidate
     lines.append(line)
     return lines
+
+
+#: a seat's clock note as the caller formatted it ("6d 23h left", "7d per move", "paused (vacation)")
+Clock = Mapping[int, str]
+
+#: a leading value in days (or weeks): "6d 23h left", "2 days left", "1w left"
+_DAYS = re.compile(r"^\s*(\d+)\s*(d|days?|w|wks?|weeks?)\b", re.IGNORECASE)
+
+
+def clock_note(clock: Clock | None, seat: int) -> str:
+    """``seat``'s note in ``clock`` with spaces collapsed, or "" (no clock, no note for the seat)."""
+    return " ".join(str((clock or {}).get(seat) or "").split())
+
+
+def clock_is_low(note: str) -> bool:
+    """Whether ``note`` says the player is short on time: it ends in "left" and its leading value is not in days
+    ("23h 10m left", "12m left", "less than a minute left"; not "6d 23h left", "0d" excepted, nor "7d per move")."""
+    text = note.strip().lower()
+    if not text.endswith("left"):
+        return False
+    days = _DAYS.match(text)
+    return days is None or (int(days.group(1)) == 0 and days.group(2).startswith("d"))
+
+
+def note_pad(size: int) -> int:
+    """How far a low-time note's pill reaches beyond its text on either side."""
+    return max(3, round(size * 0.4))
+
+
+def note_icon(size: int) -> tuple[int, int]:
+    """A note's clock face: its diameter and the gap after it, at text ``size``."""
+    return round(size * 0.75), round(size * 0.32)
+
+
+def _lines(note: str | Sequence[str]) -> list[str]:
+    return [note] if isinstance(note, str) else list(note)
+
+
+def note_width(note: str | Sequence[str], size: int, low: bool | None = None) -> int:
+    """Drawn width of a clock note at ``size`` (a string, or the lines of a wrapped note): its clock face, its
+    widest line, and its pill when it is ``low`` (by default: when :func:`clock_is_low` says so)."""
+    lines = _lines(note)
+    low = clock_is_low(" ".join(lines)) if low is None else low
+    width = max(round(font(size).getlength(line)) for line in lines) + sum(note_icon(size))
+    return width + 2 * note_pad(size) if low else width
+
+
+def note_lines(note: str, size: int, room: float) -> list[str]:
+    """``note`` as one line, or wrapped between words (never cut) where it is wider than ``room`` pixels."""
+    if note_width(note, size) <= room:
+        return [note]
+    return wrap_text(note, size, room - sum(note_icon(size)) - 2 * note_pad(size))
+
+
+def draw_note(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    note: str | Sequence[str],
+    size: int,
+    fill: tuple[int, int, int],
+    anchor: str = "lm",
+    pitch: float = 0,
+) -> None:
+    """A clock note (a string, or the lines of a wrapped note ``pitch`` apart), with its left (``anchor`` "lm")
+    or right ("rm") end and the middle of its first line at ``xy``, led by a small clock face so that it reads as
+    time at a glance: in ``fill``, or when low on time (:func:`clock_is_low`) in dark ink on a CLOCK_LOW pill,
+    which catches the eye on a phone where a colour alone may not."""
+    lines = _lines(note)
+    low = clock_is_low(" ".join(lines))
+    pitch = pitch or round(size * 1.25)
+    x, y = xy
+    left = x if anchor[0] == "l" else x - note_width(lines, size)
+    if low:
+        half = round(size * 0.62)
+        box = (left, y - half, left + note_width(lines, size), y + half + pitch * (len(lines) - 1))
+        draw.rounded_rectangle(box, radius=half * 0.6, fill=CLOCK_LOW)
+        fill = ink_on(CLOCK_LOW)
+        left += note_pad(size)
+    diameter, gap = note_icon(size)
+    r = diameter / 2
+    cx, cy = left + r, y
+    stroke = max(1, round(size / 10))
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=fill, width=stroke)
+    draw.line([(cx, cy - r * 0.62), (cx, cy), (cx + r * 0.5, cy)], fill=fill, width=stroke)
+    for k, line in enumerate(lines):
+        draw.text((left + diameter + gap, y + k * pitch), line, font=font(size), fill=fill, anchor="lm")
 
 
 @lru_cache(maxsize=32)

@@ -15,10 +15,25 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, MUTED, PLAYER_COLOURS, font, to_png
+from render.common import (
+    BACKGROUND,
+    CLOCK_LOW,
+    FOREGROUND,
+    HIGHLIGHT,
+    MUTED,
+    PLAYER_COLOURS,
+    Clock,
+    clock_note,
+    draw_note,
+    font,
+    note_lines,
+    note_width,
+    to_png,
+)
 from rules.dragons import DragonsState
 from rules.dragons.tiles import COLOUR_NAMES, DIRECTIONS, LETTERS, REGIONS, Cell, Region
 
@@ -32,6 +47,10 @@ MARGIN = 20 * SCALE
 HEADER = 64 * SCALE
 STATUS_SIZE = 26 * SCALE
 ROW_SIZE = 14 * SCALE
+#: the seat row's middle; with a clock each seat's note stands under its name, in this line pitch (in the margin
+#: above the board); seats that do not fit beside each other flow into more rows, and the header grows
+SEATS_Y = HEADER - 14 * SCALE
+NOTE_LINE = 17 * SCALE
 TILE_FILL = (62, 68, 82)
 TILE_LINE = (96, 102, 118)
 OPEN_LINE = (88, 94, 108)
@@ -153,8 +172,9 @@ def draw_tile(draw: ImageDraw.ImageDraw, placement: int, crossed: bool, centre: 
 class Layout:
     """Where one state's cells go, in drawing pixels (``centre``) and in the final picture (``pixel``)."""
 
-    def __init__(self, state: DragonsState, extent: Iterable[Cell] = ()) -> None:
-        """``extent``: more cells the picture must have room for (a replay lays every frame out alike)."""
+    def __init__(self, state: DragonsState, extent: Iterable[Cell] = (), top: int = HEADER) -> None:
+        """``extent``: more cells the picture must have room for (a replay lays every frame out alike); ``top``:
+        the header's height."""
         self.state = state
         self.numbers = {} if state.is_over else {cell: i for i, cell in enumerate(state.positions(), 1)}
         self.gaps = set() if state.is_over else set(state.gaps)
@@ -167,9 +187,9 @@ class Layout:
         self.width = int(max(self.board_width + 2 * MARGIN, legend_width, 560 * SCALE))
         self.origin = (
             (self.width - self.board_width) / 2 + RADIUS - min(xs),
-            HEADER + MARGIN + SQRT3 * RADIUS / 2 - min(ys),
+            top + MARGIN + SQRT3 * RADIUS / 2 - min(ys),
         )
-        self.board_bottom = HEADER + MARGIN + self.board_height
+        self.board_bottom = top + MARGIN + self.board_height
         self.height = int(self.board_bottom + MARGIN + LEGEND_RADIUS * 2 + 40 * SCALE + 30 * SCALE)
 
     def centre(self, cell: Cell) -> Point:
@@ -185,9 +205,10 @@ class Layout:
         return (round(x / SCALE), round(y / SCALE))
 
 
-def render_png(state: DragonsState) -> bytes:
-    """The board as PNG bytes; the winning loop's colour kept exact, like the players'."""
-    return to_png(render_image(state), [WIN_LOOP])
+def render_png(state: DragonsState, clock: Clock | None = None) -> bytes:
+    """The board as PNG bytes; the winning loop's colour kept exact, like the players'; ``clock`` as for
+    :func:`render.board_png`."""
+    return to_png(render_image(state, clock=clock), [WIN_LOOP, CLOCK_LOW])
 
 
 def replay_images(states: Sequence[DragonsState]) -> Iterator[Image.Image]:
@@ -209,13 +230,17 @@ def replay_images(states: Sequence[DragonsState]) -> Iterator[Image.Image]:
         yield _finish(layer.copy(), state, layout)
 
 
-def render_image(state: DragonsState, extent: Iterable[Cell] = ()) -> Image.Image:
-    """The board as an RGB image, with room for the ``extent`` cells too."""
+def render_image(state: DragonsState, extent: Iterable[Cell] = (), clock: Clock | None = None) -> Image.Image:
+    """The board as an RGB image, with room for the ``extent`` cells too; ``clock`` as for
+    :func:`render.board_png`."""
     layout = Layout(state, extent)
+    seats = seat_cells(state, layout.width, clock)
+    if header_height(seats) != HEADER:
+        layout = Layout(state, extent, header_height(seats))
     image = _base(state, layout)
     for cell, placement in state.tiles.items():
         paste_tile(image, placement, state.crossed, layout.centre(cell), RADIUS)
-    return _finish(image, state, layout)
+    return _finish(image, state, layout, seats)
 
 
 def _base(state: DragonsState, layout: Layout) -> Image.Image:
@@ -236,10 +261,12 @@ def _legend_base(crossed: bool, width: int, height: int, board_bottom: float) ->
     return image
 
 
-def _finish(image: Image.Image, state: DragonsState, layout: Layout) -> Image.Image:
+def _finish(
+    image: Image.Image, state: DragonsState, layout: Layout, seats: list[SeatCell] | None = None
+) -> Image.Image:
     """Draw what changes with every move over the tiles on ``image``, then scale it down to the picture."""
     draw = ImageDraw.Draw(image)
-    _header(image, draw, state, layout)
+    _header(image, draw, state, layout, seats)
     _open_cells(image, draw, layout)
     _last_move(image, draw, state, layout, badges=False)
     _loops(draw, state, layout)
@@ -248,21 +275,74 @@ def _finish(image: Image.Image, state: DragonsState, layout: Layout) -> Image.Im
     return image.reduce(SCALE)
 
 
-def _header(image: Image.Image, draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
-    """The status in large type behind a chip of the colour it concerns (whoever moves, or the winner): the most
-    visible thing above the board. Below it, each player's colour chip, letter and name, the one concerned
-    marked with an arrowhead, and the tiles left at the right."""
+def _status(state: DragonsState) -> tuple[int | None, str]:
+    """The header's large line and the colour it concerns (whoever moves, or the winner)."""
     outcome = state.outcome()
     if outcome is None:
-        concerned: int | None = state.turn
         status = f"{COLOUR_NAMES[state.turn]} ({state.players[state.turn]}) to move"
         if state.gap_owed:
             status += ": a gap move is owed"
-    elif outcome.winners:
-        concerned, status = outcome.winners[0], outcome.reason[:1].upper() + outcome.reason[1:]
-    else:
-        concerned = None
-        status = f"Game cancelled: {outcome.reason}" if outcome.cancelled else f"Game over: {outcome.reason}"
+        return state.turn, status
+    if outcome.winners:
+        return outcome.winners[0], outcome.reason[:1].upper() + outcome.reason[1:]
+    return None, f"Game cancelled: {outcome.reason}" if outcome.cancelled else f"Game over: {outcome.reason}"
+
+
+class SeatCell(NamedTuple):
+    """Where a seat stands in the header with a clock (drawing pixels): its arrowhead's left and its name line's
+    middle, its label, and its note's lines (more than one only for a note wider than the picture)."""
+
+    seat: int
+    x: float
+    y: float
+    label: str
+    note: list[str]
+
+
+def seat_cells(state: DragonsState, width: int, clock: Clock | None) -> list[SeatCell] | None:
+    """With a clock, each seat's name line with its note under it, side by side left of the tiles left, or in
+    more rows where long names need them; None without a note."""
+    notes = [clock_note(clock, seat) for seat in range(len(state.players))]
+    if not any(notes):
+        return None
+    face = font(ROW_SIZE)
+    pool_w = face.getlength(f"Tiles left: {state.remaining}") + 18 * SCALE
+    room = width - 2 * MARGIN - 40 * SCALE
+    cells: list[SeatCell] = []
+    x, y, lines = float(MARGIN), float(SEATS_Y), 1
+    for seat, (name, note) in enumerate(zip(state.players, notes, strict=True)):
+        label = f"{COLOUR_NAMES[seat]} {name}"
+        parts = note_lines(note, ROW_SIZE, room) if note else []  # wider than the picture: wrapped
+        wide = max(face.getlength(label), note_width(parts, ROW_SIZE) if parts else 0)
+        right = width - MARGIN - (pool_w if y == SEATS_Y else 0)
+        if x > MARGIN and x + 40 * SCALE + wide > right:
+            x, y, lines = float(MARGIN), y + NOTE_LINE * lines + 22 * SCALE, 1
+        cells.append(SeatCell(seat, x, y, label, parts))
+        lines = max(lines, len(parts))
+        x += 40 * SCALE + wide + 18 * SCALE
+    return cells
+
+
+def header_height(cells: list[SeatCell] | None) -> int:
+    """HEADER, unless the seats and their notes need more rows than one."""
+    if not cells:
+        return HEADER
+    bottom = max(cell.y + NOTE_LINE * len(cell.note) + ROW_SIZE * 0.62 for cell in cells)
+    return max(HEADER, round(bottom + 6 * SCALE - MARGIN))
+
+
+def _header(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    state: DragonsState,
+    layout: Layout,
+    cells: list[SeatCell] | None = None,
+) -> None:
+    """The status in large type behind a chip of the colour it concerns (whoever moves, or the winner): the most
+    visible thing above the board. Below it, each player's colour chip, letter and name, the one concerned
+    marked with an arrowhead, and the tiles left at the right; with a clock, each seat's note under its name
+    (the mover's in the text colour, the other muted, one with under a day left on a CLOCK_LOW pill)."""
+    concerned, status = _status(state)
     x = MARGIN
     middle = MARGIN // 2 + STATUS_SIZE // 2 + 2 * SCALE
     if concerned is not None:
@@ -272,18 +352,33 @@ def _header(image: Image.Image, draw: ImageDraw.ImageDraw, state: DragonsState, 
     while size > 18 * SCALE and draw.textlength(status, font=font(size)) > layout.width - MARGIN - x:
         size -= SCALE
     draw.text((x, middle), status, font=font(size), fill=HIGHLIGHT, anchor="lm")
-    x = MARGIN
-    y = HEADER - 14 * SCALE
-    for seat, name in enumerate(state.players):
-        if seat == concerned:
-            draw.polygon([(x, y - 6 * SCALE), (x + 8 * SCALE, y), (x, y + 6 * SCALE)], fill=HIGHLIGHT)
-        x += 12 * SCALE
-        _chip(draw, (x, y), seat, 22 * SCALE, 12 * SCALE)
-        label = f"{COLOUR_NAMES[seat]} {name}"
-        _stamp(image, (x + 28 * SCALE, y), label, ROW_SIZE, FOREGROUND, "lm")
-        x += 28 * SCALE + draw.textlength(label, font=font(ROW_SIZE)) + 18 * SCALE
     pool = f"Tiles left: {state.remaining}"
+    if cells is not None:
+        for cell in cells:
+            _seat(image, draw, cell.seat, concerned, cell.x, cell.y, cell.label)
+            if cell.note:
+                ink = FOREGROUND if cell.seat == state.to_move else MUTED
+                draw_note(draw, (cell.x + 40 * SCALE, cell.y + NOTE_LINE), cell.note, ROW_SIZE, ink, "lm", NOTE_LINE)
+        _stamp(image, (layout.width - MARGIN, SEATS_Y), pool, ROW_SIZE, FOREGROUND, "rm")
+        return
+    x = MARGIN
+    y = SEATS_Y
+    for seat, name in enumerate(state.players):
+        label = f"{COLOUR_NAMES[seat]} {name}"
+        _seat(image, draw, seat, concerned, x, y, label)
+        x += 40 * SCALE + draw.textlength(label, font=font(ROW_SIZE)) + 18 * SCALE
     _stamp(image, (layout.width - MARGIN, y), pool, ROW_SIZE, FOREGROUND, "rm")
+
+
+def _seat(
+    image: Image.Image, draw: ImageDraw.ImageDraw, seat: int, concerned: int | None, x: float, y: float, label: str
+) -> None:
+    """A seat's arrowhead (when the status concerns it), colour chip and label, its line's middle at ``y``."""
+    if seat == concerned:
+        draw.polygon([(x, y - 6 * SCALE), (x + 8 * SCALE, y), (x, y + 6 * SCALE)], fill=HIGHLIGHT)
+    x += 12 * SCALE
+    _chip(draw, (x, y), seat, 22 * SCALE, 12 * SCALE)
+    _stamp(image, (x + 28 * SCALE, y), label, ROW_SIZE, FOREGROUND, "lm")
 
 
 def _chip(draw: ImageDraw.ImageDraw, left_middle: Point, seat: int, width: float, height: float) -> None:

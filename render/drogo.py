@@ -15,17 +15,24 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
 from render.common import (
     BACKGROUND,
+    CLOCK_LOW,
     FOREGROUND,
     HIGHLIGHT,
     MUTED,
     PLAYER_COLOURS,
+    Clock,
+    clock_note,
+    draw_note,
     font,
     ink_on,
+    note_lines,
+    note_width,
     seat_chip,
     to_png,
     wrap_text,
@@ -44,6 +51,11 @@ STATUS_FONT = 26
 SEAT_FONT = 17
 #: the header: status line, then one row of seat chips
 HEADER = 96
+#: with a clock: each seat's note under its name, in this size and line pitch; where the seats do not fit in
+#: one row they flow into more, and the header grows
+NOTE_FONT = 16
+NOTE_LINE = 21
+SEATS_TOP = 47
 FOOTER = 30
 FOOTER_FONT = 15
 #: room for four players' names in the header on the smallest board
@@ -129,47 +141,52 @@ def _sizes(n: int) -> tuple[int, int]:
     return max(22, min(64, 290 // n)), max(28, min(40, 300 // n))
 
 
-def view_for(n: int) -> tuple[_View, int, int]:
-    """The 3D view of an n x n board placed in the picture, with the view's width and height."""
+def view_for(n: int, top: int = HEADER) -> tuple[_View, int, int]:
+    """The 3D view of an n x n board placed in the picture under a header ``top`` high, with the view's width
+    and height."""
     cell, _ = _sizes(n)
     rise = rise_for(n)
     view_w = round((n * (1 + DX)) * cell) + 40
     view_h = round((n * DY + n * rise) * cell) + 56
-    return _View((MARGIN + 10, HEADER + view_h - 44), cell, rise), view_w, view_h
+    return _View((MARGIN + 10, top + view_h - 44), cell, rise), view_w, view_h
 
 
-def render_png(state: DrogoState) -> bytes:
-    """The board as a PNG: header with the status and the players, 3D view, flat map, and the last move below."""
-    return to_png(render_image(state), [HIGHLIGHT, MAP_LINE, MAP_EMPTY, GROUND])
+def render_png(state: DrogoState, clock: Clock | None = None) -> bytes:
+    """The board as a PNG: header with the status and the players, 3D view, flat map, and the last move below;
+    ``clock`` as for :func:`render.board_png`."""
+    return to_png(render_image(state, clock), [HIGHLIGHT, MAP_LINE, MAP_EMPTY, GROUND, CLOCK_LOW])
 
 
-def render_image(state: DrogoState) -> Image.Image:
+def render_image(state: DrogoState, clock: Clock | None = None) -> Image.Image:
     n = state.size
     _, cell = _sizes(n)
-    view, view_w, view_h = view_for(n)
+    _, view_w, _ = view_for(n)
     map_w = n * cell
     width = max(MIN_WIDTH, MARGIN + view_w + MARGIN + 24 + map_w + 24 + MARGIN)
+    seats = seat_cells(state, width, clock)
+    top = header_height(state, seats)
+    view, _, view_h = view_for(n, top)
     footer = footer_lines(state, width - 2 * MARGIN)
-    height = HEADER + max(view_h, n * cell + 40) + FOOTER * len(footer) + 12
+    height = top + max(view_h, n * cell + 40) + FOOTER * len(footer) + 12
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    _draw_header(draw, state, width)
+    _draw_header(draw, state, width, seats)
     _draw_ground(draw, view, n)
     _draw_stacks(draw, view, state)
     _draw_captured(draw, view, state)
     _draw_pointers(draw, view, state)
     _draw_axis_labels(draw, view, n, label_size(view))
-    _draw_map(draw, state, map_origin(state), cell)
+    _draw_map(draw, state, map_origin(state, top), cell)
     _draw_footer(draw, footer, height)
     return image
 
 
-def map_origin(state: DrogoState) -> Point:
-    """The top-left corner of the flat map."""
+def map_origin(state: DrogoState, top: int = HEADER) -> Point:
+    """The top-left corner of the flat map under a header ``top`` high."""
     n = state.size
     _, cell = _sizes(n)
     _, view_w, view_h = view_for(n)
-    return MARGIN + view_w + MARGIN + 24, HEADER + (view_h - n * cell) / 2
+    return MARGIN + view_w + MARGIN + 24, top + (view_h - n * cell) / 2
 
 
 def label_size(view: _View) -> int:
@@ -390,9 +407,68 @@ def status(state: DrogoState) -> tuple[int | None, str]:
     return None, "Game over: cancelled" if outcome.cancelled else "Game over: a draw"
 
 
-def _draw_header(draw: ImageDraw.ImageDraw, state: DrogoState, width: int) -> None:
+class SeatCell(NamedTuple):
+    """Where a seat stands in the header with a clock: its arrowhead's left and its name line's top, its label,
+    its note's lines (more than one only for a note wider than the header), and how far right it reaches."""
+
+    seat: int
+    x: int
+    y: int
+    label: str
+    note: list[str]
+    right: float
+
+
+def _seat_label(state: DrogoState, index: int, scores: list[int]) -> str:
+    name = state.players[index]
+    short = name if len(name) <= 14 else name[:13] + "…"
+    label = f"{short}  {scores[index]}"
+    return label + " (resigned)" if index in state.resigned else label
+
+
+def seat_cells(state: DrogoState, width: int, clock: Clock | None) -> list[SeatCell] | None:
+    """With a clock, each seat's name line with its note under it, the seats flowing into as many rows as the
+    width needs (one on every board for four players with short names and notes); None without a note."""
+    notes = [clock_note(clock, index) for index in range(len(state.players))]
+    if not any(notes):
+        return None
+    room = width - 2 * MARGIN
+    face = font(SEAT_FONT)
+    scores = state.scores()
+    cells: list[SeatCell] = []
+    x, y, lines = MARGIN, SEATS_TOP, 1
+    for index, note in enumerate(notes):
+        label = _seat_label(state, index, scores)
+        parts = note_lines(note, NOTE_FONT, room - 40) if note else []  # wider than the header: wrapped
+        wide = max(face.getlength(label), note_width(parts, NOTE_FONT) if parts else 0)
+        if x > MARGIN and x + 40 + wide > MARGIN + room:
+            x, y, lines = MARGIN, y + 26 + NOTE_LINE * lines, 1
+        cells.append(SeatCell(index, x, y, label, parts, x + 40 + wide))
+        lines = max(lines, len(parts))
+        x += int(40 + wide + 26)
+    return cells
+
+
+def header_height(state: DrogoState, cells: list[SeatCell] | None) -> int:
+    """HEADER, unless the seats and their notes need more rows than one, or reach over the flat map where a big
+    board's map rises beside the header (its top coordinates must stay clear of the notes)."""
+    if not cells:
+        return HEADER
+    bottom = max(cell.y + 13 + NOTE_LINE * len(cell.note) + 10 for cell in cells)
+    top = max(HEADER, bottom + 5)
+    _, cell = _sizes(state.size)
+    x0, y0 = map_origin(state, top)
+    label = max(10, min(15, cell // 2))
+    if max(seat.right for seat in cells) > x0 - 12 - label:
+        top += max(0, math.ceil(bottom + 6 - (y0 - 11 - label / 2)))
+    return top
+
+
+def _draw_header(draw: ImageDraw.ImageDraw, state: DrogoState, width: int, cells: list[SeatCell] | None) -> None:
     """The status first and largest, behind the concerned seat's lettered chip (in the highlight colour once the
-    game is over); then each seat's chip, name and score, the player to move pointed at."""
+    game is over); then each seat's chip, name and score, the player to move pointed at, and with a clock the
+    seat's note under its name (the mover's in the text colour, the others muted, any with under a day left on
+    a CLOCK_LOW pill)."""
     seat, text = status(state)
     chip = STATUS_FONT + 4
     x, y = MARGIN, 10
@@ -409,18 +485,28 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DrogoState, width: int) -> No
     draw.text((x + indent, y + chip / 2), text, font=font(size), fill=colour, anchor="lm")
     if draw.textlength(text, font=font(size)) + title_w + 24 <= room:
         draw.text((width - MARGIN, y + chip / 2), title, font=font(15), fill=MUTED, anchor="rm")
-    scores = state.scores()
+    if cells is not None:
+        for cell in cells:
+            _draw_seat(draw, state, cell.seat, cell.x, cell.y, cell.label)
+            if cell.note:
+                ink = FOREGROUND if cell.seat == state.to_move else MUTED
+                at = (cell.x + 40, cell.y + 13 + NOTE_LINE)
+                draw_note(draw, at, cell.note, NOTE_FONT, ink, "lm", NOTE_LINE)
+        return
     y = 56
-    for index, name in enumerate(state.players):
-        if index == state.to_move:
-            draw.polygon([(x + 10, y + 13), (x, y + 6), (x, y + 20)], fill=FOREGROUND)
-        seat_chip(draw, (x + 14, y + 4, x + 32, y + 22), index, COLOURS[index])
-        short = name if len(name) <= 14 else name[:13] + "…"
-        label = f"{short}  {scores[index]}"
-        if index in state.resigned:
-            label += " (resigned)"
-        draw.text((x + 40, y + 13), label, font=font(SEAT_FONT), fill=FOREGROUND, anchor="lm")
+    scores = state.scores()
+    for index in range(len(state.players)):
+        label = _seat_label(state, index, scores)
+        _draw_seat(draw, state, index, x, y, label)
         x += int(40 + draw.textlength(label, font=font(SEAT_FONT)) + 26)
+
+
+def _draw_seat(draw: ImageDraw.ImageDraw, state: DrogoState, index: int, x: int, y: int, label: str) -> None:
+    """A seat's arrowhead (when it is to move), lettered chip and label, its line's top at ``y``."""
+    if index == state.to_move:
+        draw.polygon([(x + 10, y + 13), (x, y + 6), (x, y + 20)], fill=FOREGROUND)
+    seat_chip(draw, (x + 14, y + 4, x + 32, y + 22), index, COLOURS[index])
+    draw.text((x + 40, y + 13), label, font=font(SEAT_FONT), fill=FOREGROUND, anchor="lm")
 
 
 def _last_text(state: DrogoState) -> str:

@@ -23,12 +23,18 @@ from PIL import Image, ImageDraw
 
 from render.common import (
     BACKGROUND,
+    CLOCK_LOW,
     FOREGROUND,
     HIGHLIGHT,
     MUTED,
     PLAYER_COLOURS,
+    Clock,
+    clock_note,
+    draw_note,
     font,
     ink_on,
+    note_lines,
+    note_width,
     seat_chip,
     to_png,
     wrap_text,
@@ -749,12 +755,15 @@ def seat_lines(state: DruidState) -> list[str]:
 
 class Header(NamedTuple):
     """The header laid out for a picture ``width`` wide: the status in large type (wrapped, never cut) and
-    each seat's wrapped line."""
+    each seat's wrapped line. With a clock, ``notes[seat]`` holds a note (or "") for each of the seat's lines,
+    drawn right-aligned at ``right``; a line of its own is added only where the note fits beside no text line."""
 
     seat: int | None
     status: list[str]
     status_size: int
     seats: list[list[str]]
+    notes: list[list[str]] | None = None
+    right: int = 0
 
     @property
     def height(self) -> int:
@@ -762,7 +771,11 @@ class Header(NamedTuple):
         return 10 + status + 8 + sum(len(lines) for lines in self.seats) * SEAT_LINE + 10
 
 
-def header(state: DruidState, width: int) -> Header:
+#: room kept between a seat's text and its clock note
+NOTE_GAP = 12
+
+
+def header(state: DruidState, width: int, clock: Clock | None = None) -> Header:
     seat, text = status(state)
     chip = STATUS_FONT + 6
     room = width - MARGIN - chip - 10
@@ -770,15 +783,37 @@ def header(state: DruidState, width: int) -> Header:
     while size > 18 and font(size).getlength(text) > room:
         size -= 1
     seat_room = width - MARGIN - 44
-    return Header(
-        seat, wrap_text(text, size, room), size, [wrap_text(line, SEAT_FONT, seat_room) for line in seat_lines(state)]
-    )
+    seats = [wrap_text(line, SEAT_FONT, seat_room) for line in seat_lines(state)]
+    if not any(clock_note(clock, k) for k in range(len(seats))):
+        return Header(seat, wrap_text(text, size, room), size, seats)
+    notes = []
+    for k, line in enumerate(seat_lines(state)):
+        seats[k], marks = _place_note(line, seats[k], clock_note(clock, k), seat_room)
+        notes.append(marks)
+    return Header(seat, wrap_text(text, size, room), size, seats, notes, width - MARGIN // 2)
+
+
+def _place_note(line: str, lines: list[str], note: str, room: int) -> tuple[list[str], list[str]]:
+    """A seat's lines and the note beside each: on the last line when it fits there (rewrapped narrower if that
+    costs no extra line), else right-aligned on a line of its own (wrapped too, if wider than the room)."""
+    if not note:
+        return lines, [""] * len(lines)
+    face = font(SEAT_FONT)
+    need = note_width(note, SEAT_FONT) + NOTE_GAP
+    if face.getlength(lines[-1]) + need <= room:
+        return lines, [""] * (len(lines) - 1) + [note]
+    narrower = wrap_text(line, SEAT_FONT, room - need)
+    if len(narrower) == len(lines) and all(face.getlength(part) + need <= room for part in narrower):
+        return narrower, [""] * (len(lines) - 1) + [note]
+    parts = note_lines(note, SEAT_FONT, room)
+    return lines + [""] * len(parts), [""] * len(lines) + parts
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, state: DruidState, head: Header) -> None:
     """The status first and largest, behind a chip of the seat it concerns (letter inside, so colour is not
     the only cue), in the highlight colour once the game is over; then a small chip and line per seat, the
-    player to move pointed at."""
+    player to move pointed at, and the seat's clock note at the right (the mover's in the text colour, the
+    others muted, any with under a day left on a CLOCK_LOW pill)."""
     x, y = MARGIN // 2, 10
     step = round(head.status_size * 1.25)
     chip = STATUS_FONT + 4
@@ -794,17 +829,25 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DruidState, head: Header) -> 
         seat_chip(draw, box, seat, state.colours[seat])
         if seat == state.to_move:
             draw.polygon([(x + 14, y + 10), (x + 4, y + 4), (x + 4, y + 16)], fill=FOREGROUND)
+        notes = head.notes[seat] if head.notes else []
+        if any(notes):
+            first = next(k for k, note in enumerate(notes) if note)
+            ink = FOREGROUND if seat == state.to_move else MUTED
+            at = (head.right, y + 10 + first * SEAT_LINE)
+            draw_note(draw, at, [note for note in notes if note], SEAT_FONT, ink, "rm", SEAT_LINE)
         for line in lines:
-            draw.text((x + 42, y + 10), line, font=font(SEAT_FONT), fill=FOREGROUND, anchor="lm")
+            if line:
+                draw.text((x + 42, y + 10), line, font=font(SEAT_FONT), fill=FOREGROUND, anchor="lm")
             y += SEAT_LINE
 
 
-def render_png(state: DruidState) -> bytes:
-    return to_png(render_scene(state)[0], [HIGHLIGHT, GROUND])
+def render_png(state: DruidState, clock: Clock | None = None) -> bytes:
+    return to_png(render_scene(state, clock)[0], [HIGHLIGHT, GROUND, CLOCK_LOW])
 
 
-def render_scene(state: DruidState) -> tuple[Image.Image, View]:
-    """The picture and the 3D view's projection (tests use it to find where a cell was drawn)."""
+def render_scene(state: DruidState, clock: Clock | None = None) -> tuple[Image.Image, View]:
+    """The picture and the 3D view's projection (tests use it to find where a cell was drawn); ``clock`` as for
+    :func:`render.board_png`."""
     board = state.board
     lay = layout(board)
     span = max(x for x, _ in lay.centres) - min(x for x, _ in lay.centres) + 2 * SUMMARY_PAD
@@ -815,7 +858,7 @@ def render_scene(state: DruidState) -> tuple[Image.Image, View]:
     view = View(state, max(18.0, min(44.0, max(540, 2 * sum_w + 24) / extent)))
     caption = 22
     width = max(view.width, 2 * sum_w + 24) + MARGIN
-    head = header(state, width)
+    head = header(state, width, clock)
     head_h = head.height
     height = head_h + view.height + caption + sum_h + MARGIN
     image = Image.new("RGB", (width, height), BACKGROUND)
