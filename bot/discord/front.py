@@ -51,15 +51,6 @@ class Posted:
 
 def render_board(result: Result) -> bytes | None:
     """The board PNG of a result; runs in a worker thread. Separate so tests can slow it down."""
-    if result.state is None:
-        return None
-    import inspect
-
-    from render import board_png
-
-    if len(inspect.signature(board_png).parameters) < 2:
-        # render without the clock header (branch render-clock not merged yet): the board alone
-        return board_png(result.state)
     return result.board_png()
 
 
