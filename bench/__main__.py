@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bench.common import Row
 
-GROUPS = ("store", "console", "backgammon", "druid", "drogo", "dragons", "render", "discord")
+GROUPS = ("store", "console", "backgammon", "druid", "drogo", "dragons", "render", "discord", "correspondence")
 RESULTS = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 
 
