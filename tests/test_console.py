@@ -148,7 +148,9 @@ async def test_games_lists_the_games_waiting_on_a_player(console: Console) -> No
     assert [line.split(":")[0] for line in waiting.result.items] == [f"druid {first}"]
     everything = await run_ok(console, "druid games alice")
     assert len(everything.result.items) == 2
-    assert f"druid {second}" in everything.result.items[0]
+    # running games come with the least time left first: the older game's clock started first
+    assert f"druid {first}:" in everything.result.items[0]
+    assert f"druid {second}:" in everything.result.items[1]
 
 
 async def test_moves_lists_legal_moves_with_a_prefix(console: Console) -> None:

@@ -21,6 +21,7 @@ import pytest
 
 from bot.actions import PAGE_SIZE, Actions
 from bot.console import Console, render_text
+from data.schema import MIGRATIONS
 from data.store import DamagedRowError, Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -300,7 +301,9 @@ async def test_long_listings_are_paged_and_say_how_many_more(console: Console) -
     assert len(first.items) == PAGE_SIZE
     assert first.message == f"{PAGE_SIZE + 3} active game(s) for alice, 1-{PAGE_SIZE} shown; 3 more (page 2)"
     second = (await console.run("druid games alice page 2")).result
-    assert len(second.items) == 3 and second.items[-1].startswith("druid 1:")
+    # running games come least time left first: the three started last have the latest deadlines
+    assert len(second.items) == 3 and second.items[-1].startswith(f"druid {PAGE_SIZE + 3}:")
+    assert first.items[0].startswith("druid 1:")
     waiting = (await console.run("druid games alice next")).result
     assert waiting.message.startswith(f"{PAGE_SIZE + 3} next game(s) for alice")
     assert "no page 9" in await refused(console, "druid games alice page 9")
@@ -386,11 +389,10 @@ def test_backup_copies_a_live_database(tmp_path: Path) -> None:
 
 async def test_a_migration_takes_a_backup_first(tmp_path: Path) -> None:
     db = tmp_path / "old.sqlite3"
-    await (await Store.open(db)).close()
-    with sqlite3.connect(db) as raw:
-        raw.execute("DROP INDEX games_by_to_move")
-        raw.execute("DROP TABLE game_memory")
-        raw.execute("UPDATE schema_version SET version = 1")
+    with sqlite3.connect(db) as raw:  # a database as the first pbm left it
+        raw.executescript(MIGRATIONS[0])
+        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        raw.execute("INSERT INTO schema_version (version) VALUES (1)")
     await (await Store.open(db)).close()
     copy = tmp_path / "old.before-v2.sqlite3"
     assert copy.exists()

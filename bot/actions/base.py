@@ -166,10 +166,10 @@ class ActionsBase:
     async def _attach_clock(self, result: Result) -> Result:
         """Put the game's clock on a result about it: seconds left per player (``--json``) and a note per
         player (board headers, text boards)."""
-        if result.game_id is None or result.state is None:
+        if result.game_id is None or result.state is None or result.status not in (None, "active"):
             return result
         clock = Clock.from_json(await self.store.clock_of(result.game_id))
-        if not clock.timed or result.status not in (None, "active"):
+        if not clock.timed:
             return result
         players = list(result.state.players)
         tz = await self._tz(clock.player)

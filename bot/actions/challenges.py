@@ -61,8 +61,7 @@ class ChallengeActions(ActionsBase):
         others = ", ".join(players[1:])
         return Result(
             ok=True,
-            message=f"{players[0]} challenges {others} to {game.title}"
-            + f" ({_described(game, parsed, time_rules)})"
+            message=f"{players[0]} challenges {others} to {game.title}{_described(game, parsed, time_rules)}"
             + f": challenge {challenge_id}",
             game_type=game.name,
             challenge_id=challenge_id,
@@ -204,11 +203,12 @@ class ChallengeActions(ActionsBase):
             before = await self.store.load_game(game_id)
             await self._commit(game_id, 0, entries, state, memory_from=len(memory), before=before)
         described = _described(game, options, time_rules)
-        message = f"{prefix}{game.title} game {game_id} started: {', '.join(players)} ({described})"
+        message = f"{prefix}{game.title} game {game_id} started: {', '.join(players)}{described}"
         return await self._after_action(self._game_result(game, game_id, state, message, events, actor=None))
 
 
 def _described(game: GameDef, options: dict[str, Any], time_rules: TimeRules) -> str:
-    """A game's options for people: the game's own as typed, then the clock (``-size=8; 3 days per move``)."""
+    """A game's options for people, as they follow its title: the game's own as typed, then the clock
+    (`` (-size=8); 3 days per move``)."""
     opts = game.format_options(options)
-    return "; ".join(part for part in (opts, time_rules.describe()) if part)
+    return (f" ({opts})" if opts else "") + f"; {time_rules.describe()}"

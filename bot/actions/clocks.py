@@ -27,7 +27,13 @@ from data.store import ClockWrite, LogEntry, StaleWriteError, TimerRow, Vacation
 
 #: the most due timers one sweep takes on; the rest wait for the next sweep
 SWEEP_BATCH = 1000
-_WARNING_WORDS = {"half": "half your time is gone", "day": "a day left", "hour": "an hour left"}
+#: how each warning begins ("alice, half your time is gone in game 3: 3d 12h left ..."); the time left is the
+#: real one when sent, which quiet hours can bring forward
+_WARNING_WORDS = {
+    "half": "half your time is gone",
+    "day": "your time is running out",
+    "hour": "your time is running out",
+}
 
 
 @dataclass

@@ -23,6 +23,7 @@ from bot.actions.common import (
     shorten,
     status_line,
 )
+from bot.correspondence.options import describe_options
 from bot.correspondence.periods import format_left
 from data.rows import GameSummary
 from data.store import (
@@ -62,12 +63,17 @@ class LookingActions(ActionsBase):
         game = registry.get(row.type)
         state = game.new(row.options, row.players, row.seed)
         log = await self.store.log(row.id)
-        if until is None or not any(entry.text == "undo" for entry in log):
+        if not any(entry.text == "undo" for entry in log):
             for entry in log:
                 if until is not None and entry.number > until:
                     break
                 _apply_logged(state, entry)
             return state
+        if until is None:
+            final = state
+            for _entry, final in replay_steps(state, log):  # noqa: B007 (the last position is the answer)
+                pass
+            return final
         found = state.clone() if until == 0 else None
         for _entry, now in replay_steps(state, log):
             if now.ply == until:
@@ -262,7 +268,7 @@ class LookingActions(ActionsBase):
             game = registry.get(game_name)
         except GameError as exc:
             return _fail(str(exc))
-        options = [opt.describe() for opt in game.options]
+        options = [opt.describe() for opt in game.options] + [f"{line} (every game)" for line in describe_options()]
         players = (
             f"{game.min_players} players"
             if game.min_players == game.max_players

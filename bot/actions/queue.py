@@ -65,10 +65,9 @@ class QueueActions(ActionsBase):
             return _fail("with more than two players, queue just your next move", **fields)
         if len(words) > MAX_LINE_MOVES:
             return _fail(f"a line is at most {MAX_LINE_MOVES} moves", **fields)
-        me = state.seat_of(player)
         try:
-            moves = [_read(state, word, None if two and k % 2 == 0 else me) for k, word in enumerate(words)]
-        except (GameError, ValueError) as exc:
+            moves = _read_line(state, words) if two else [_read(state, words[0])]
+        except ValueError as exc:
             return _fail(str(exc), **fields)
         await self.store.add_queued_line(game_id, player, moves)
         meaning = (
@@ -177,11 +176,34 @@ class QueueActions(ActionsBase):
         return result
 
 
-def _read(state: GameState, word: str, seat: int | None) -> str:
-    """A move of a queued line in the game's notation: canonical when it is legal in this position, else as
-    typed (it may become legal later); a word that is no move at all is refused."""
+def _read_line(state: GameState, words: list[str]) -> list[str]:
+    """A two-player line read move by move in the position it would make (both players' moves are in it, and the
+    games that queue are without chance, so each move is judged exactly where it would be played): each in its
+    canonical notation; a move that is no move, or could not be played there, is refused."""
+    future = state.clone()
+    out = []
+    for word in words:
+        who = future.players[future.to_move] if future.to_move is not None else "nobody"
+        try:
+            move = future.parse_move(word, None)
+        except MoveSyntaxError as exc:
+            raise ValueError(f"{shorten(word)} is not a move: {exc.reason}") from None
+        except GameError as exc:
+            raise ValueError(f"{shorten(word)} could not be played by {who} in that line: {exc}") from None
+        out.append(future.move_text(move))
+        future.push(move)
+        while (forced := future.forced_move()) is not None:
+            future.push(forced)
+        if future.is_over and len(out) < len(words):
+            raise ValueError(f"the game would be over after {out[-1]}: the line is longer than the game")
+    return out
+
+
+def _read(state: GameState, word: str) -> str:
+    """A queued next move in three- or four-player games, read in the current position for its notation (its
+    legality is judged when the player's turn comes): canonical when it is legal now, else as typed."""
     try:
-        move = state.parse_move(word, seat if seat is not None else state.to_move)
+        move = state.parse_move(word, None)
     except MoveSyntaxError as exc:
         raise ValueError(f"{shorten(word)} is not a move: {exc.reason}") from None
     except GameError:

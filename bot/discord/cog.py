@@ -373,8 +373,14 @@ class GameCommands(commands.Cog):
             await reply(interaction, listing(result))
             return
         embed = discord.Embed(title=f"{game.name.capitalize()}", description=result.message[:4096])
-        if result.items:
-            embed.add_field(name="Options", value="\n".join(result.items)[:1024], inline=False)
+        own = [item for item in result.items if not item.endswith(" (every game)")]
+        every = [item.removesuffix(" (every game)") for item in result.items if item.endswith(" (every game)")]
+        if own:
+            embed.add_field(name="Options", value="\n".join(own)[:1024], inline=False)
+        if every:
+            embed.add_field(
+                name="Options of every game (clock, takebacks)", value="\n".join(every)[:1024], inline=False
+            )
         await interaction.followup.send(embed=embed, ephemeral=True)
 
     # ---- notifications -------------------------------------------------------------------------------------
