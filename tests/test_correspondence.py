@@ -607,3 +607,18 @@ def test_the_console_acts_at_the_time_now_says(tmp_path: Path) -> None:
     json_now = json.loads(pbm("--json", "--now", "2026-12-03T09:00Z", "druid show 1"))
     assert json_now["status"] == "finished"
     assert UTC is not None
+
+
+async def test_a_timeout_in_someones_quiet_hours_reaches_them_when_those_end(
+    console: Console, clock: FakeClock
+) -> None:
+    await ok(console, "notify alice quiet 22-08")
+    clock.set("2026-12-01T20:00:00+00:00")
+    await ok(console, "druid challenge -size=5 -days=1 alice bob")
+    await ok(console, "druid move 1 alice c3")
+    clock.set("2026-12-02T23:00:00+00:00")  # bob ran out at 20:00; the sweep runs in alice's quiet hours
+    notices = await console.actions.sweep()
+    assert [n.kind for n in notices] == ["timeout"] and notices[0].ping == []
+    assert "alice is in quiet hours and will be told at Thu 2026-12-03 08:00 UTC" in notices[0].text
+    clock.set("2026-12-03T08:00:00+00:00")
+    assert await tick(console) == ["reminder: alice, game 1: bob ran out of time"]

@@ -133,17 +133,19 @@ class ClockActions(ActionsBase):
         if error is not None:
             return []
         result = self._game_result(game, row.id, state, events[0].text, events + more_events, actor=None)
+        # everyone in the game hears of it (players in their quiet hours when those end)
+        result.notify = [*dict.fromkeys([*result.notify, *(p for p in state.players if p != player)])]
         result = await self._after_action(result)  # type: ignore[attr-defined]
-        others = [p for p in state.players if p != player]
-        return [Notice("timeout", result.message, row.id, [*dict.fromkeys([*result.notify, *others])], result)]
+        return [Notice("timeout", result.message, row.id, list(result.notify), result)]
 
     async def _deliver(self, timer: TimerRow) -> list[Notice]:
-        """A ping held through quiet hours: sent if it still means something (the game still waits on them)."""
+        """A ping held through quiet hours: news is sent; a turn ping only if the game still waits on them."""
         if timer.game_id is None or timer.player_id is None:
             return []
-        shown = await self.show(timer.game_id)  # type: ignore[attr-defined]
-        if not shown.ok or shown.to_move != timer.player_id:
-            return []
+        if timer.data.get("turn", True):
+            shown = await self.show(timer.game_id)  # type: ignore[attr-defined]
+            if not shown.ok or shown.to_move != timer.player_id:
+                return []
         return [Notice("reminder", str(timer.data.get("text", "")), timer.game_id, [timer.player_id])]
 
     async def tick(self) -> Result:

@@ -252,20 +252,28 @@ class PlayActions(ActionsBase):
 
     async def _hold_for_quiet_hours(self, result: Result) -> None:
         """Players to ping who are in their quiet hours are not pinged now: a ``deliver`` timer tells them when
-        the quiet hours end, and the message says so."""
+        the quiet hours end, and the message says so. A ping for the player to move is delivered only if the
+        game still waits on them then; news (a timeout) always is."""
         now = self._clock()
         for player in list(result.notify):
             quiet = await self._quiet(player)
             if quiet is None or not quiet.contains(now):
                 continue
             release = quiet.ends_after(now)
+            turn = player == result.to_move and result.status == "active"
+            news = result.message.splitlines()[0]
             await self.store.add_timer(
                 "deliver",
                 release,
                 game_id=result.game_id,
                 player_id=player,
                 ref=result.move_number,
-                data={"text": f"{player}, game {result.game_id} is waiting for your move."},
+                data={
+                    "text": f"{player}, game {result.game_id} is waiting for your move."
+                    if turn
+                    else f"{player}, game {result.game_id}: {news}",
+                    "turn": turn,
+                },
             )
             result.notify.remove(player)
             result.held[player] = release

@@ -212,8 +212,9 @@ class ProposalButton(
             await interaction.followup.send(result.message, ephemeral=True)
             return
         await bot.front.close_proposal(self.proposal_id, result.message.splitlines()[0], interaction.message)
-        if result.state is None:  # rejected
+        if result.state is None:  # rejected: the proposer hears of it
             await interaction.followup.send(result.message, ephemeral=True)
+            await bot.front.tell(self.game_id, result.message, result.notify)
             return
         await bot.games.after_action(interaction, result)
 

@@ -20,7 +20,7 @@ import discord
 
 from bot.actions import Actions, Notice, Result
 from bot.discord.buttons import move_view
-from data.store import GameRow, NotFoundError
+from data.store import GameRow, NotFoundError, StaleWriteError
 
 log = logging.getLogger("pbm.discord")
 
@@ -329,16 +329,19 @@ class Front:
 
     async def remember_proposal(self, proposal_id: int, message: discord.Message) -> None:
         """Where a proposal's message is, so its buttons can be removed when it is settled or expires."""
-        await self.store.set_meta(f"proposal:{proposal_id}", json.dumps([message.channel.id, message.id]))
+        try:
+            await self.store.update_proposal(proposal_id, channel_id=message.channel.id, message_id=message.id)
+        except StaleWriteError:
+            log.info("proposal %s was settled before its message was remembered", proposal_id)
 
     async def close_proposal(self, proposal_id: int, line: str, message: discord.Message | None = None) -> None:
         """Say how a proposal ended on its message and remove its buttons."""
         try:
             if message is None:
-                raw = await self.store.get_meta(f"proposal:{proposal_id}")
-                if not raw:
+                proposal = await self.store.load_proposal(proposal_id)
+                if proposal.channel_id is None or proposal.message_id is None:
                     return
-                channel_id, message_id = json.loads(raw)
+                channel_id, message_id = proposal.channel_id, proposal.message_id
                 channel = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
                 assert isinstance(channel, discord.abc.Messageable)
                 message = await channel.fetch_message(message_id)

@@ -569,17 +569,6 @@ class CoreStore:
             rows = await cursor.fetchall()
         return [_summary(r) for r in rows]
 
-    async def idle_games(self, idle_since: float, limit: int = 500) -> list[GameSummary]:
-        """Active games with a thread whose last change is older than ``idle_since`` (reminders), oldest first."""
-        async with self._db.execute(
-            "SELECT id, type, players, status, move_number, to_move, outcome, NULL FROM games"
-            " WHERE status = 'active' AND to_move IS NOT NULL AND thread_id IS NOT NULL AND updated_at <= ?"
-            " ORDER BY updated_at LIMIT ?",
-            (idle_since, limit),
-        ) as cursor:
-            rows = await cursor.fetchall()
-        return [_summary(r) for r in rows]
-
     async def game_type_of(self, game_id: int) -> str | None:
         """The game's type (``druid`` ...), or ``None`` when there is no such game."""
         async with self._db.execute("SELECT type FROM games WHERE id = ?", (game_id,)) as cursor:

@@ -46,12 +46,6 @@ class CorrespondenceStore(CoreStore):
             rows = await cursor.fetchall()
         return [_timer_row(r) for r in rows]
 
-    async def next_timer_at(self) -> float | None:
-        """When the earliest timer falls due (``None``: there is none), for a sweep that sleeps until then."""
-        async with self._db.execute("SELECT MIN(due_at) FROM timers") as cursor:
-            row = await cursor.fetchone()
-        return None if row is None or row[0] is None else float(row[0])
-
     async def add_timer(
         self,
         kind: str,
@@ -87,14 +81,6 @@ class CorrespondenceStore(CoreStore):
             params.append(ref)
         async with self.transaction() as db:
             await db.execute(sql, params)
-
-    async def timers_of(self, kind: str, player_id: str) -> list[TimerRow]:
-        async with self._db.execute(
-            "SELECT id, due_at, kind, game_id, player_id, ref, data FROM timers WHERE kind = ? AND player_id = ?"
-            " ORDER BY due_at",
-            (kind, player_id),
-        ) as cursor:
-            return [_timer_row(r) for r in await cursor.fetchall()]
 
     async def update_clock(self, game_id: int, expected_log_length: int, write: ClockWrite) -> None:
         """Write a game's clock alone (a warning sent, a pause for vacation), only if the game still has
@@ -281,13 +267,6 @@ class CorrespondenceStore(CoreStore):
                 "INSERT INTO queued_lines (game_id, player_id, moves, created_at) VALUES (?, ?, ?, ?)",
                 [(game_id, player_id, _dumps(list(line)), now) for line in lines],
             )
-
-    async def has_queued_lines(self, game_id: int, player_id: str) -> bool:
-        async with self._db.execute(
-            "SELECT EXISTS (SELECT 1 FROM queued_lines WHERE game_id = ? AND player_id = ?)", (game_id, player_id)
-        ) as cursor:
-            row = await cursor.fetchone()
-        return bool(row[0])
 
 
 def _timer_row(r: Sequence[Any]) -> TimerRow:
