@@ -622,3 +622,26 @@ async def test_a_timeout_in_someones_quiet_hours_reaches_them_when_those_end(
     assert "alice is in quiet hours and will be told at Thu 2026-12-03 08:00 UTC" in notices[0].text
     clock.set("2026-12-03T08:00:00+00:00")
     assert await tick(console) == ["reminder: alice, game 1: bob ran out of time"]
+
+
+async def test_untimed_games_remind_once_per_interval_outside_quiet_hours(console: Console, clock: FakeClock) -> None:
+    await ok(console, "notify bob quiet 22-08")
+    clock.set("2026-12-01T12:00:00+00:00")
+    await ok(console, "druid challenge -size=5 -untimed alice bob")
+    await ok(console, "druid move 1 alice c3")
+    clock.set("2026-12-02T11:59:00+00:00")
+    assert await tick(console) == []
+    clock.set("2026-12-02T12:00:00+00:00")
+    assert await tick(console) == ["reminder: bob, game 1 is waiting for your move."]
+    clock.set("2026-12-03T11:00:00+00:00")  # the next one is a day later
+    assert await tick(console) == []
+    await ok(console, "druid move 1 bob d4")
+    clock.set("2026-12-03T23:00:00+00:00")
+    moved = await ok(console, "druid move 1 alice c4")  # bob's turn begins in his quiet hours: the ping waits
+    assert moved.notify == [] and "bob" in moved.held
+    clock.set("2026-12-04T08:00:00+00:00")
+    assert await tick(console) == ["reminder: bob, game 1 is waiting for your move."]
+    clock.set("2026-12-04T23:00:00+00:00")  # a day after bob's turn began: inside his quiet hours, held
+    assert await tick(console) == []
+    clock.set("2026-12-05T08:00:00+00:00")
+    assert await tick(console) == ["reminder: bob, game 1 is waiting for your move."]

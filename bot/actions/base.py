@@ -124,18 +124,18 @@ class ActionsBase:
             outgoing = await self._tz(clock.player) if clock.player is not None else "UTC"
             paused = active and to_move is not None and bool(await self.store.on_vacation([to_move]))
             clock.next_turn(to_move if active else None, now, outgoing, paused=paused)
-        return await self._schedule(clock, stored=clock_json is not None, active=active)
+        return await self._schedule(clock, stored=clock_json is not None, active=active, to_move=to_move)
 
-    async def _schedule(self, clock: Clock, *, stored: bool, active: bool) -> ClockWrite:
+    async def _schedule(self, clock: Clock, *, stored: bool, active: bool, to_move: str | None = None) -> ClockWrite:
         """A clock as it is written: its JSON (``None`` kept for games from before clocks), the deadline of the
         player to move, and the next timer: the next warning (moved out of quiet hours) or the timeout; for an
-        untimed game the next reminder."""
+        untimed game the next reminder of ``to_move`` (out of their quiet hours)."""
         now = self._clock()
         json_form = clock.to_json() if stored else None
         if not active:
             return ClockWrite(json_form, None, None)
         if not clock.timed:
-            quiet = await self._quiet(clock.player) if clock.player is not None else None
+            quiet = await self._quiet(to_move) if to_move is not None else None
             return ClockWrite(json_form, None, delivery_time(now + self.reminder_interval, quiet))
         if clock.player is None:
             return ClockWrite(json_form, None, None)

@@ -80,19 +80,23 @@ class ClockActions(ActionsBase):
             return []
         row, game, state = loaded
         if row.timer_id != timer.id or row.status != "active" or row.to_move is None:
-            if row.status != "active":
-                await self.store.claim_timer(timer.id)
+            await self.store.claim_timer(timer.id)  # a leftover: the game is over, or has a newer timer
             return []
         now = self._clock()
         clock = Clock.from_json(row.clock)
         if not clock.timed:
-            write = await self._schedule(clock, stored=row.clock is not None, active=True)
+            write = await self._schedule(clock, stored=row.clock is not None, active=True, to_move=row.to_move)
             if not await self._write_clock(row.id, row.log_length, write._replace(claim=timer.id)):
                 return []
             text = f"{row.to_move}, game {row.id} is waiting for your move."
             return [Notice("reminder", text, row.id, [row.to_move])]
-        player = clock.player or row.to_move
+        player = row.to_move
         tz = await self._tz(player)
+        if clock.player != player:  # a clock that lost track of the turn (never written so): a fresh turn from now
+            clock.next_turn(player, now, tz, paused=bool(await self.store.on_vacation([player])))
+            write = await self._schedule(clock, stored=True, active=True)
+            await self._write_clock(row.id, row.log_length, write._replace(claim=timer.id))
+            return []
         left = clock.left(now, tz)
         if left is not None and left <= 0 and not clock.paused:
             return await self._time_out(row, game, state, player, timer.id)
