@@ -645,3 +645,12 @@ async def test_untimed_games_remind_once_per_interval_outside_quiet_hours(consol
     assert await tick(console) == []
     clock.set("2026-12-05T08:00:00+00:00")
     assert await tick(console) == ["reminder: bob, game 1 is waiting for your move."]
+
+
+async def test_computer_players_accept_takebacks_and_decline_draws(console: Console) -> None:
+    await ok(console, "druid challenge -size=5 -untimed carol ai:2")  # this console's computers do not move
+    await ok(console, "druid move 1 carol c3")
+    drawn = await ok(console, "druid propose 1 carol draw")
+    assert drawn.status == "rejected" and "ai:2 rejected carol's draw proposal" in drawn.message
+    undone = await ok(console, "druid propose 1 carol undo")
+    assert "move 1 (carol: c3) was taken back" in undone.message and undone.to_move == "carol"

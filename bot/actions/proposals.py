@@ -69,8 +69,10 @@ class ProposalActions(ActionsBase):
         for computer in computers:  # computer players agree to take a move back, and decline draws
             answered = await self.answer(game_id, computer, accept=kind == "undo")
             result.message += "\n" + answered.message
-            if answered.state is not None:
-                result.state, result.status = answered.state, answered.status
+            if answered.ok and answered.status != "open":  # settled: carried out, or rejected
+                result.state, result.status, result.notify = answered.state, answered.status, answered.notify
+                result.to_move, result.move_number = answered.to_move, answered.move_number
+                break
         return result
 
     async def answer(self, game_id: int, player: str, *, accept: bool) -> Result:
