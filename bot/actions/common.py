@@ -102,6 +102,8 @@ class Result:
     #: the move text the action played, as logged (queued lines are matched against it); for a preview, the
     #: move with its ``#n`` guard, as a Confirm button plays it
     played: str | None = None
+    #: who played ``played``
+    played_by: str | None = None
     #: what a vacation switch tells each game's other players (:class:`bot.actions.clocks.Notice`)
     notices: list[Any] = field(default_factory=list)
 

@@ -104,7 +104,7 @@ class PlayActions(ActionsBase):
         result = self._game_result(
             game, game_id, state, _announce(game, player, move_text, events), events + more_events, actor=player
         )
-        result.played = move_text
+        result.played, result.played_by = move_text, player
         return result
 
     async def _out_of_time(self, row: GameRow, player: str) -> str | None:

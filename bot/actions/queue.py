@@ -93,13 +93,14 @@ class QueueActions(ActionsBase):
         notes: list[tuple[str, str]] = []
         two = len(state.players) == 2
         if two:
-            played = (last.played or "").lower()
+            # the opponent's move, if the action was theirs (a forced pass after the player's own move is not)
+            theirs = last.played if last.played_by not in (None, player) else None
+            played = (theirs or "").lower()
             matching = [q for q in stored if q.moves[0].lower() == played and len(q.moves) >= 2]
             for q in stored:
                 if q not in matching:
-                    notes.append(
-                        (player, _dropped(game_id, q.moves, f"the opponent played {last.played or 'otherwise'}"))
-                    )
+                    why = f"the opponent played {theirs}" if theirs else "the opponent did not move as the line says"
+                    notes.append((player, _dropped(game_id, q.moves, why)))
         else:
             matching = stored
         for q in matching:
