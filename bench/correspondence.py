@@ -332,8 +332,15 @@ async def _queue_templates(path: Path, now: list[float]) -> tuple[dict[str, int]
         after.push(after.parse_move(move, after.to_move))
         replies = [after.move_text(m) for m in after.legal_moves]
         reply = next(t for t in replies if t not in ("resign", "pass", "swap"))
+        def answer(first: str) -> str:
+            """A legal reply of B to A's ``first`` (lines are judged in the position they would make)."""
+            future = state.clone()
+            future.push(future.parse_move(first, future.to_move))
+            options = [future.move_text(m) for m in future.legal_moves]
+            return rng.choice([t for t in options if t not in ("resign", "pass", "swap")])
+
         for kind in ("miss", "match"):
-            lines = [f"{x} {rng.choice(texts[21:])}" for x in others]
+            lines = [f"{x} {answer(x)}" for x in others]
             if kind == "match":
                 lines[-1] = f"{move} {reply}"
             for line in lines:
