@@ -182,7 +182,8 @@ class ClockActions(ActionsBase):
             state = "on vacation" if bank.since is not None else "not on vacation"
             until = ""
             if bank.since is not None:
-                until = f" until {format_local(vacation_runs_out(bank.balance, bank.as_of, bank.since), 'UTC')}"
+                ends = vacation_runs_out(bank.balance, bank.as_of, bank.since)
+                until = f" until {format_local(ends, await self._tz(player))}"
             return Result(ok=True, message=f"{player} is {state}{until}; vacation bank: {format_left(left)}")
         switch = switch.lower()
         if switch == "on":
