@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.actions.common import (
     Result,
@@ -29,6 +29,18 @@ from data.store import (
 )
 from rules import registry
 from rules.base import Event, GameDef, GameError, GameState, StateFormatError
+
+#: how long (seconds) a player's time zone, quiet hours and vacation are trusted once read: an action reads them
+#: once, however many steps it takes, and another process's change is seen within a second
+PLAYER_TIME_TTL = 1.0
+
+
+class PlayerTime(NamedTuple):
+    """What a player's clocks depend on."""
+
+    tz: str
+    quiet: QuietHours | None
+    on_vacation: bool
 
 
 class ActionsBase:
@@ -53,6 +65,7 @@ class ActionsBase:
         self.store = store
         store.now = clock
         self.reminder_interval = reminder_interval
+        self._player_times: dict[str, tuple[float, PlayerTime]] = {}
         self._think = think
         self.ai_seconds = ai_seconds
         self._seed = seed_source or (lambda: int.from_bytes(os.urandom(8), "big") >> 1)
@@ -122,7 +135,7 @@ class ActionsBase:
         clock = Clock.from_json(clock_json)
         if clock.timed and (turn_passed or not active):
             outgoing = await self._tz(clock.player) if clock.player is not None else "UTC"
-            paused = active and to_move is not None and bool(await self.store.on_vacation([to_move]))
+            paused = active and to_move is not None and await self._on_vacation(to_move)
             clock.next_turn(to_move if active else None, now, outgoing, paused=paused)
         return await self._schedule(clock, stored=clock_json is not None, active=active, to_move=to_move)
 
@@ -147,21 +160,38 @@ class ActionsBase:
         times = [warning_time(w.due, deadline, quiet) for w in clock.pending_warnings(tz)]
         return ClockWrite(json_form, deadline, min([*times, deadline]))
 
+    async def _player_time(self, player: str) -> PlayerTime:
+        """A player's time zone, quiet hours and vacation, read once for every step of an action: kept for a
+        second (:data:`PLAYER_TIME_TTL`), and forgotten at once when this process changes them."""
+        now = time.monotonic()
+        known = self._player_times.get(player)
+        if known is not None and now - known[0] < PLAYER_TIME_TTL:
+            return known[1]
+        tz, quiet_text, on_vacation = await self.store.player_time(player)
+        zone_name = tz or "UTC"
+        quiet = None
+        if quiet_text:
+            try:
+                quiet = QuietHours.parse(quiet_text, zone_name)
+            except ValueError:
+                quiet = None  # a setting written by an older pbm that no longer reads: no quiet hours
+        found = PlayerTime(zone_name, quiet, on_vacation)
+        self._player_times[player] = (now, found)
+        return found
+
+    def _forget_player_time(self, player: str) -> None:
+        self._player_times.pop(player, None)
+
     async def _tz(self, player: str | None) -> str:
         """A player's time zone (UTC unless they set one)."""
-        if player is None:
-            return "UTC"
-        return await self.store.get_setting(player, "tz") or "UTC"
+        return "UTC" if player is None else (await self._player_time(player)).tz
 
     async def _quiet(self, player: str) -> QuietHours | None:
         """A player's quiet hours, if they set any."""
-        settings = await self.store.settings_of(player, ("quiet", "tz"))
-        if "quiet" not in settings:
-            return None
-        try:
-            return QuietHours.parse(settings["quiet"], settings.get("tz", "UTC"))
-        except ValueError:
-            return None  # a setting written by an older pbm that no longer reads: no quiet hours
+        return (await self._player_time(player)).quiet
+
+    async def _on_vacation(self, player: str) -> bool:
+        return (await self._player_time(player)).on_vacation
 
     async def _attach_clock(self, result: Result) -> Result:
         """Put the game's clock on a result about it: seconds left per player (``--json``) and a note per

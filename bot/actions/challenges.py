@@ -184,7 +184,7 @@ class ChallengeActions(ActionsBase):
         memory = state.memory()
         to_move = _player_to_move(state)
         clock = Clock(time_rules)
-        paused = to_move is not None and bool(await self.store.on_vacation([to_move]))
+        paused = to_move is not None and await self._on_vacation(to_move)
         clock.next_turn(to_move, self._clock(), "UTC", paused=paused)
         game_id = await self.store.create_game(
             game.name,

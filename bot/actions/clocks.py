@@ -93,7 +93,7 @@ class ClockActions(ActionsBase):
         player = row.to_move
         tz = await self._tz(player)
         if clock.player != player:  # a clock that lost track of the turn (never written so): a fresh turn from now
-            clock.next_turn(player, now, tz, paused=bool(await self.store.on_vacation([player])))
+            clock.next_turn(player, now, tz, paused=await self._on_vacation(player))
             write = await self._schedule(clock, stored=True, active=True)
             await self._write_clock(row.id, row.log_length, write._replace(claim=timer.id))
             return []
@@ -192,6 +192,7 @@ class ClockActions(ActionsBase):
             if left <= 0:
                 return _fail(f"{player}'s vacation bank is empty: it grows by a day every week")
             await self.store.set_vacation(player, VacationRow(left, now, now))
+            self._forget_player_time(player)
             ends = vacation_runs_out(left, now, now)
             await self.store.delete_timers("vacation", player_id=player)
             await self.store.add_timer("vacation", ends, player_id=player)
@@ -223,6 +224,7 @@ class ClockActions(ActionsBase):
         now = self._clock()
         left = vacation_bank(bank.balance, bank.as_of, now, on_since=bank.since)
         await self.store.set_vacation(player, VacationRow(left, now, None))
+        self._forget_player_time(player)
         await self.store.delete_timers("vacation", player_id=player)
         resumed, notices = await self._switch_clocks(player, pause=False)
         why = "the vacation bank is empty" if ran_out else "back from vacation"
@@ -283,6 +285,7 @@ class ClockActions(ActionsBase):
         if tz is not None and tz != await self._tz(player):
             await self._rebase_clocks(player, await self._tz(player))
             await self.store.set_setting(player, "tz", tz)
+            self._forget_player_time(player)
         if quiet is not None:
             if quiet.lower() == "off":
                 await self.store.set_setting(player, "quiet", "")
@@ -290,6 +293,7 @@ class ClockActions(ActionsBase):
                 await self.store.set_setting(player, "quiet", str(QuietHours.parse(quiet, "UTC")).split()[0])
         if confirm is not None:
             await self.store.set_setting(player, "confirm", confirm.lower())
+        self._forget_player_time(player)
         settings = await self.store.settings_of(player, ("quiet", "tz", "confirm", "notify_dm"))
         zone_name = settings.get("tz") or "UTC"
         quiet_text = settings.get("quiet") or "none"

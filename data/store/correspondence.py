@@ -149,15 +149,17 @@ class CorrespondenceStore(CoreStore):
                 (player_id, vacation.balance, vacation.as_of, vacation.since),
             )
 
-    async def on_vacation(self, players: Sequence[str]) -> set[str]:
-        """Which of ``players`` are on vacation now."""
-        if not players:
-            return set()
-        marks = ", ".join("?" for _ in players)
+    async def player_time(self, player_id: str) -> tuple[str | None, str | None, bool]:
+        """What a player's clocks depend on, in one query: their time zone and quiet hours settings (``None`` when
+        unset) and whether they are on vacation."""
         async with self._db.execute(
-            f"SELECT player_id FROM vacations WHERE since IS NOT NULL AND player_id IN ({marks})", list(players)
+            "SELECT (SELECT value FROM settings WHERE player_id = ? AND key = 'tz'),"
+            " (SELECT value FROM settings WHERE player_id = ? AND key = 'quiet'),"
+            " EXISTS (SELECT 1 FROM vacations WHERE player_id = ? AND since IS NOT NULL)",
+            (player_id, player_id, player_id),
         ) as cursor:
-            return {str(r[0]) for r in await cursor.fetchall()}
+            row = await cursor.fetchone()
+        return row[0], row[1], bool(row[2])
 
     # ---- proposals -----------------------------------------------------------------------------------------
 
