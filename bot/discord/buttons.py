@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("pbm.discord")
 #: buttons on one turn message at most (two rows of five)
 MAX_BUTTONS = 10
+#: the most options a select menu holds (Discord's limit): more legal moves than this, and /move it is
+MAX_SELECT_OPTIONS = 25
 _CHALLENGE_LABELS = {"accept": "Accept", "decline": "Decline", "withdraw": "Withdraw"}
 _CHALLENGE_STYLES = {
     "accept": discord.ButtonStyle.success,
@@ -107,6 +109,45 @@ class MoveButton(
         await bot.games.after_action(interaction, result)
 
 
+class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pbm:s:(?P<game>\d+):(?P<number>\d+)"):
+    """The legal moves of the player to move, when there are few enough to list (Discord's select holds 25), as
+    move ``number`` of a game: only the player to move can use it (anyone else is answered privately), and a
+    choice on an old board is refused by the ``#n`` guard."""
+
+    def __init__(self, game_id: int, number: int, moves: list[str] | None = None) -> None:
+        self.game_id, self.number = game_id, number
+        menu: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"pbm:s:{game_id}:{number}",
+            placeholder="Choose your move",
+            options=[discord.SelectOption(label=m[:100], value=m[:100]) for m in (moves or ["-"])],
+        )
+        super().__init__(menu)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
+    ) -> MoveSelect:
+        made = cls(int(match["game"]), int(match["number"]))
+        made.item.options = item.options
+        return made
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        bot = _bot(interaction)
+        player = await bot.front.player_id(interaction.user)
+        chosen = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        if not chosen:
+            await interaction.followup.send("no move chosen", ephemeral=True)
+            return
+        to_move = (await bot.actions.show(self.game_id)).to_move
+        if player != to_move:
+            who = f"{to_move} chooses" if to_move else "nobody chooses"
+            await interaction.followup.send(f"only the player to move can use this menu ({who} now)", ephemeral=True)
+            return
+        result = await bot.actions.move(self.game_id, player, f"{chosen[0]}#{self.number}")
+        await bot.games.after_action(interaction, result)
+
+
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pbm:r:(?P<game>\d+)"):
     """On a finished game's last message: the game's animated replay, for anyone."""
 
@@ -154,17 +195,24 @@ def accepted_words(result: Result) -> list[str]:
 
 
 def move_view(result: Result) -> discord.ui.View | None:
-    """Buttons for the one-word commands the player to move can send; a Replay button once the game is over
+    """Buttons for the one-word commands the player to move can send, and a menu of the other legal moves when
+    they are :data:`MAX_SELECT_OPTIONS` or fewer; a Replay button once the game is over
     (not for a game cancelled before a move); ``None`` when there are none."""
     state = result.state
     if state is not None and state.is_over and result.game_id is not None and state.ply > 0:
         view = discord.ui.View(timeout=None)
         view.add_item(ReplayButton(result.game_id))
         return view
+    if result.game_id is None or result.state is None or result.status not in (None, "active"):
+        return None
     words = accepted_words(result)
-    if not words or result.game_id is None or result.state is None:
+    moves = [m for m in result.legal_move_texts() if m not in words]
+    menu = 0 < len(moves) <= MAX_SELECT_OPTIONS
+    if not words and not menu:
         return None
     view = discord.ui.View(timeout=None)
+    if menu:
+        view.add_item(MoveSelect(result.game_id, result.state.ply + 1, moves))
     for word in words[:MAX_BUTTONS]:
         view.add_item(MoveButton(result.game_id, result.state.ply + 1, word))
     return view

@@ -26,8 +26,15 @@ from discord.ext import commands
 
 from bot.actions import Actions, Result, decide_now
 from bot.config import Config
-from bot.discord.buttons import ChallengeButton, MoveButton, PreviewButton, ProposalButton, ReplayButton
-from bot.discord.cog import GameCommands, word_commands
+from bot.discord.buttons import (
+    ChallengeButton,
+    MoveButton,
+    MoveSelect,
+    PreviewButton,
+    ProposalButton,
+    ReplayButton,
+)
+from bot.discord.cog import GameCommands, show_board_menu, word_commands
 from bot.discord.front import Front, render_board
 from data.store import Store
 from rules.base import GameState
@@ -102,7 +109,8 @@ class PbmBot(commands.Bot):
         await self.add_cog(self.games)
         for command in word_commands(self.games):
             self.tree.add_command(command)
-        self.add_dynamic_items(ChallengeButton, MoveButton, ReplayButton, ProposalButton, PreviewButton)
+        self.tree.add_command(show_board_menu(self.games))
+        self.add_dynamic_items(ChallengeButton, MoveButton, MoveSelect, ReplayButton, ProposalButton, PreviewButton)
         self.synced = await sync_if_changed(self, self._store, force=self.force_sync)
         self._sweeper = asyncio.create_task(self._sweep_forever())
 

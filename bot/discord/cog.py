@@ -554,6 +554,26 @@ class GameCommands(commands.Cog):
             log.warning("could not report the failure to the user")
 
 
+def show_board_menu(cog: GameCommands) -> app_commands.ContextMenu:
+    """The message menu "Show board": on any message of a game's thread, the game's current board, privately."""
+
+    async def callback(interaction: discord.Interaction, message: discord.Message) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id = await cog.actions.store.game_by_thread(message.channel.id)
+        if game_id is None:
+            await interaction.followup.send("this message is not in a game's thread", ephemeral=True)
+            return
+        result = await cog.actions.show(game_id)
+        if not result.ok:
+            await interaction.followup.send(result.message, ephemeral=True)
+            return
+        file, text_board = await cog.front.board_file(result)
+        content = result.message + (f"\n{text_board}" if text_board else "")
+        await interaction.followup.send(content[:2000], file=file or discord.utils.MISSING, ephemeral=True)
+
+    return app_commands.ContextMenu(name="Show board", callback=callback)
+
+
 def word_commands(cog: GameCommands) -> list[app_commands.Command[Any, Any, None]]:
     """A slash command for every one-word game command (``/roll``, ``/double``, ``/take``, ``/drop``, ``/greedy``,
     ``/manual``, ``/pass``, ``/swap``): the same as ``/move move:<word>``."""

@@ -373,6 +373,42 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._interact(3, user_id, message.channel_id, data, message=message.payload)
 
+    async def select(self, user_id: int, message: Message, custom_id: str, values: list[str]) -> Interaction:
+        """Dispatch a choice in a select menu of ``message`` by ``user_id``; the values must be among the menu's
+        options and within its min/max counts, as Discord's client enforces."""
+        menu = next(
+            (
+                item
+                for row in message.components
+                for item in row.get("components", [])
+                if item.get("custom_id") == custom_id and item.get("type") == 3
+            ),
+            None,
+        )
+        if menu is None:
+            raise ValueError(f"message {message.id} has no select menu {custom_id!r}")
+        offered = {option["value"] for option in menu.get("options", [])}
+        if not set(values) <= offered or not menu.get("min_values", 1) <= len(values) <= menu.get("max_values", 1):
+            raise ValueError(f"values {values} cannot be chosen in {custom_id!r} (offered {sorted(offered)})")
+        data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        return await self._interact(3, user_id, message.channel_id, data, message=message.payload)
+
+    async def message_command(self, user_id: int, message: Message, name: str) -> Interaction:
+        """Dispatch a message context-menu command (``name`` as synced, type 3) on ``message`` by ``user_id``."""
+        command = self._command(message.channel_id, name)
+        if command.get("type") != 3:
+            raise LookupError(f"/{name} is not a message command")
+        data: dict[str, Any] = {
+            "id": command["id"],
+            "name": name,
+            "type": 3,
+            "target_id": str(message.id),
+            "resolved": {"messages": {str(message.id): message.payload}},
+        }
+        if "guild_id" in self.channels[message.channel_id]:
+            data["guild_id"] = self.channels[message.channel_id]["guild_id"]
+        return await self._interact(2, user_id, message.channel_id, data)
+
     def _command(self, channel_id: int, name: str) -> dict[str, Any]:
         guild_id = int(self.channels[channel_id].get("guild_id") or 0)
         for command in self.guild_commands.get(guild_id, []) + self.global_commands:
