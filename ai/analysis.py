@@ -168,7 +168,8 @@ def _rate(state: Any, text: str, seat: int, index: int, ply: int) -> Rating | No
     if state.phase == "answer":
         view = bg.view(bg.on_roll_chances(state, state.turn, ply), "centre" if state.cube_owner is None else "me")
         values = {"take": -view.double_take, "drop": -view.double_pass}
-        played = "drop" if isinstance(move, Resign) else "take"
+        word = text.strip().lower()
+        played = "drop" if word == "drop" or isinstance(move, Resign) else "take"
         best = max(values, key=values.__getitem__)
         return Rating(index, seat, player, "answer", cube, played, best, values[played], values[best])
     if not isinstance(move, Play) or state.forced_move() is not None:

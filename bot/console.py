@@ -43,6 +43,7 @@ Commands (pbmserv style; <id> is a game number, [pw] an ignored password word):
   <game> moves <id> [prefix]                            every legal move of the position (or those with a prefix)
   <game> history [<id>]                                 the move list of a game, or the finished games
   <game> replay <id> [from] [to]                        an animated GIF of the game (or of those moves)
+  backgammon analyze <id>                               a finished game's plays and cube actions rated by gnubg
   <game> games [user ...] [all|active|inactive|next] [page N]
                                                         games of users ('next': waiting on them), 50 a page
   <game> help                                           rules, options and notation
@@ -178,6 +179,10 @@ class Console:
             return await self.actions.games(None, "inactive", game), None
         if command == "games":
             return await self._games(game, args)
+        if command == "analyze":
+            if len(args) != 1:
+                raise ConsoleError(f"usage: {game} analyze <id>   (a finished Backgammon game)")
+            return await self.actions.analyze(await self._game_of(game, args[0])), None
         if command == "replay":
             return await self._replay(game, args), None
         if command in registry.get(game).extra_commands:

@@ -66,3 +66,30 @@ async def test_only_the_three_levels_exist(tmp_path: Path, name: str) -> None:
     refused = await console.run(f"druid challenge alice {name}")
     assert not refused.ok and "computer player" in refused.result.message
     await store.close()
+
+
+async def test_a_finished_backgammon_game_is_analysed_in_the_console(tmp_path: Path) -> None:
+    from ai.backgammon import has_gnubg
+
+    console, store = await console_at(tmp_path / "an.sqlite3")
+    try:
+        played = await console.run("backgammon challenge -force ai:1 ai:3")
+        assert played.ok and played.result.status == "finished"
+        analysed = (await console.run("backgammon analyze 1")).result
+        await console.run("backgammon challenge carol dave")
+        running = (await console.run("backgammon analyze 2")).result
+        other = (await console.run("druid challenge carol dave")).result
+        wrong = (await console.run(f"druid analyze {other.game_id}")).result
+    finally:
+        await store.close()
+    if has_gnubg():
+        assert analysed.ok and analysed.message.startswith("Backgammon game 1, analysed by GNU Backgammon")
+        summaries = analysed.message.splitlines()[1:]
+        assert [line.split(": ")[0] for line in summaries] == ["ai:1", "ai:3"]
+        assert all(line.split(". ", 1)[1].startswith(("ai:1 ", "ai:3 ")) for line in analysed.items)
+        plays = [line for line in analysed.items if " play " in line]
+        assert len(plays) >= 10
+    else:
+        assert not analysed.ok and "pip install" in analysed.message
+    assert not running.ok and running.message == "game 2 is still being played: it can be analysed once it is over"
+    assert not wrong.ok and wrong.message == "analysis is for Backgammon games; game 3 is Druid"

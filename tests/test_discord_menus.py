@@ -72,3 +72,25 @@ async def test_show_board_on_any_message_of_a_game_thread_answers_privately(
     assert shown.ephemeral and "Druid: bob to move (move 2)" in shown.content
     assert [a.filename for a in shown.attachments] == ["druid-1.png"]
     assert elsewhere.ephemeral and elsewhere.content == "this message is not in a game's thread"
+
+
+async def test_analyze_rates_a_finished_backgammon_game_and_refuses_a_running_one(
+    discord_world: World, tmp_path: Path
+) -> None:
+    from ai.backgammon import has_gnubg
+
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
+        table = await start_game(w.fake, w.channel, "backgammon", [w.alice, w.bob], options="-force")
+        running = await w.fake.reply(await w.fake.slash(w.alice, table.thread.id, "analyze", {}))
+        while (shown := await bot.actions.show(1)).status == "active":  # the players play the first legal moves
+            player = shown.to_move
+            assert player is not None
+            await bot.actions.move(1, player, shown.legal_move_texts()[0])
+        done = await w.fake.reply(await w.fake.slash(w.carol, table.thread.id, "analyze", {}))
+    assert running.ephemeral and running.content == "game 1 is still being played: it can be analysed once it is over"
+    text = done.content + "".join(a.data.decode() for a in done.attachments)
+    if has_gnubg():
+        assert "analysed by GNU Backgammon" in text and "alice:" in text and "error rate" in text
+    else:
+        assert "pip install" in text

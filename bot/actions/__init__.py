@@ -35,6 +35,7 @@ Notes for fronts:
 
 from __future__ import annotations
 
+from bot.actions.analysis import AnalysisActions
 from bot.actions.challenges import ChallengeActions
 from bot.actions.clocks import ClockActions, Notice
 from bot.actions.common import (
@@ -82,5 +83,7 @@ __all__ = [
 ]
 
 
-class Actions(ChallengeActions, PlayActions, LookingActions, ClockActions, ProposalActions, QueueActions):
+class Actions(
+    ChallengeActions, PlayActions, LookingActions, ClockActions, ProposalActions, QueueActions, AnalysisActions
+):
     """Every action a front can take; each group lives in its own module (see the package docstring)."""

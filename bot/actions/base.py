@@ -57,14 +57,17 @@ class ActionsBase:
         think: Callable[[GameState, str, float | None], Awaitable[tuple[str, str]]] | None = think_here,
         ai_seconds: float | None = None,
         reminder_interval: float = 24 * 3600.0,
+        offload: Callable[..., Awaitable[Any]] | None = None,
     ) -> None:
         """``think`` makes computer players' moves (``None``: they never move by themselves); ``ai_seconds`` is
         their wall-clock safety net (``PBM_AI_SECONDS``; default per level). ``clock`` is the one source of the
         time for everything, the store's stamps included (tests and ``--now`` move it); untimed games remind
-        the player to move every ``reminder_interval`` seconds."""
+        the player to move every ``reminder_interval`` seconds. ``offload`` runs CPU-heavy work off the caller's
+        event loop (the bot passes ``asyncio.to_thread``)."""
         self.store = store
         store.now = clock
         self.reminder_interval = reminder_interval
+        self._offload_to = offload
         self._player_times: dict[str, tuple[float, PlayerTime]] = {}
         self._think = think
         self.ai_seconds = ai_seconds
@@ -123,6 +126,13 @@ class ActionsBase:
                 game_id=game_id,
             )
         return None
+
+    async def _offload(self, function: Callable[..., Any], *args: Any) -> Any:
+        """Run CPU-heavy work (an analysis): where the front gave an ``offload`` (the bot: a worker thread), there,
+        so the event loop keeps answering; else here (the console has nothing else to serve)."""
+        if self._offload_to is None:
+            return function(*args)
+        return await self._offload_to(function, *args)
 
     # ---- clocks --------------------------------------------------------------------------------------------
 

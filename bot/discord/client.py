@@ -100,6 +100,7 @@ class PbmBot(commands.Bot):
             seed_source=self._seed_source,
             challenge_ttl=self.config.challenge_ttl,
             think=think_in_thread,
+            offload=asyncio.to_thread,
             ai_seconds=self.config.ai_seconds,
             reminder_interval=self.config.reminder_interval,
             clock=self.clock,

@@ -329,6 +329,17 @@ class GameCommands(commands.Cog):
             return
         await reply(interaction, listing(await self.actions.history(game_id)), file_name=f"game-{game_id}.txt")
 
+    @app_commands.command(description="A finished Backgammon game's plays and cube actions rated by GNU Backgammon")
+    @app_commands.describe(game="game id (implied in its thread)")
+    async def analyze(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id = await self.game_for(interaction, game)
+        if game_id is None:
+            await reply(interaction, "which game? Give `game`, or use /analyze in the game's thread")
+            return
+        result = await self.actions.analyze(game_id)
+        await reply(interaction, listing(result), file_name=f"analysis-{game_id}.txt")
+
     @app_commands.command(description="List games: yours, a member's, or those waiting for a move")
     @app_commands.describe(
         player="whose games (default: yours)",
