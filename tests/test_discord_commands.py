@@ -226,7 +226,7 @@ async def test_bots_and_bad_options_are_refused_before_anything_is_posted(discor
         answers = [(await fake.reply(await fake.slash(w.alice, w.channel, "challenge", t))).content for t in tries]
         challenges = await bot.actions.store.open_challenges()
     assert answers == [
-        "bots cannot play; challenge a person",
+        "other bots cannot play; challenge a person, or me for a computer opponent",
         "a player cannot be challenged twice, nor challenge themself",
         "a player cannot be challenged twice, nor challenge themself",
         "unknown option -bogus (this game knows: -size=n, -hex, -walk, -nostack, -nogaps, -y)",

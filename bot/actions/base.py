@@ -68,6 +68,8 @@ class ActionsBase:
         store.now = clock
         self.reminder_interval = reminder_interval
         self._offload_to = offload
+        #: games whose computer player this process is working out a move for
+        self._thinking: set[int] = set()
         self._player_times: dict[str, tuple[float, PlayerTime]] = {}
         self._think = think
         self.ai_seconds = ai_seconds

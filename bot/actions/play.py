@@ -216,9 +216,13 @@ class PlayActions(ActionsBase):
             assert last.game_id is not None and last.state is not None
             note = ""
             if _is_computer_name(player):
-                if self._think is None:
+                if self._think is None or last.game_id in self._thinking:
                     break
-                text, note = await self._think(last.state, player, self.ai_seconds)
+                self._thinking.add(last.game_id)
+                try:
+                    text, note = await self._think(last.state, player, self.ai_seconds)
+                finally:
+                    self._thinking.discard(last.game_id)
                 reply = await self._move_once(last.game_id, player, f"{text}#{last.state.ply + 1}")
             else:
                 reply, notes = await self._queued_reply(last, player)
@@ -249,6 +253,23 @@ class PlayActions(ActionsBase):
         await self._attach_clock(last)
         await self._hold_for_quiet_hours(last)
         return last
+
+    async def resume_computers(self, patience: float) -> list[Result]:
+        """Computer players whose turn has waited ``patience`` seconds (the process thinking for them stopped,
+        or their move was refused) play now; each result is a turn to post. A game this process is already
+        thinking about is left alone, and the guarded commit refuses a second move for the same turn."""
+        results = []
+        for game_id in await self.store.waiting_on_computers(self._clock() - patience):
+            if game_id in self._thinking:
+                continue
+            shown = await self.show(game_id)  # type: ignore[attr-defined]
+            if not shown.ok or shown.to_move is None or not _is_computer_name(shown.to_move):
+                continue
+            shown.message = ""
+            moved = await self._after_action(shown)
+            if moved.ok and moved.move_number != shown.move_number:
+                results.append(moved)
+        return results
 
     async def _hold_for_quiet_hours(self, result: Result) -> None:
         """Players to ping who are in their quiet hours are not pinged now: a ``deliver`` timer tells them when

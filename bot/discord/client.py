@@ -24,7 +24,7 @@ import discord.http
 import yarl
 from discord.ext import commands
 
-from bot.actions import Actions, Result, decide_now
+from bot.actions import Actions, Result
 from bot.config import Config
 from bot.discord.buttons import (
     ChallengeButton,
@@ -36,17 +36,12 @@ from bot.discord.buttons import (
 )
 from bot.discord.cog import GameCommands, show_board_menu, word_commands
 from bot.discord.front import Front, render_board
+from bot.discord.thinking import ComputerPool
 from data.store import Store
-from rules.base import GameState
 
 log = logging.getLogger("pbm.discord")
 #: the longest pause between two sweeps, in seconds
 MAX_SWEEP_INTERVAL = 60.0
-
-
-async def think_in_thread(state: GameState, player: str, seconds: float | None) -> tuple[str, str]:
-    """A computer player's move, worked out in a worker thread so the bot keeps answering meanwhile."""
-    return await asyncio.to_thread(decide_now, state, player, seconds)
 
 
 def apply_endpoints(config: Config) -> None:
@@ -81,6 +76,7 @@ class PbmBot(commands.Bot):
         self._render = render
         self._store: Store | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._computers = ComputerPool()
         offset = config.clock_offset
         self.clock: Callable[[], float] = clock or (lambda: time.time() + offset)
 
@@ -99,7 +95,7 @@ class PbmBot(commands.Bot):
             self._store,
             seed_source=self._seed_source,
             challenge_ttl=self.config.challenge_ttl,
-            think=think_in_thread,
+            think=self._computers,
             offload=asyncio.to_thread,
             ai_seconds=self.config.ai_seconds,
             reminder_interval=self.config.reminder_interval,
@@ -121,6 +117,7 @@ class PbmBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
         await super().close()
+        self._computers.close()
         if self._store is not None:
             await self._store.close()
             self._store = None
@@ -153,6 +150,13 @@ class PbmBot(commands.Bot):
                 await self.front.present_notice(notice)
             except Exception:
                 log.exception("could not present a %s notice for game %s", notice.kind, notice.game_id)
+        for result in await self.actions.resume_computers(self.computer_patience()):
+            await self.front.post_turn(result)
+
+    def computer_patience(self) -> float:
+        """How long a computer player's turn may wait before the sweep takes it up (it was thinking when the bot
+        stopped): well beyond the longest think, so a move being worked out is never asked for twice."""
+        return 4 * (self.config.ai_seconds or 2.0) + 30.0
 
     async def _mark_expired(self, result: Result) -> None:
         assert result.challenge_id is not None

@@ -109,6 +109,7 @@ class GameCommands(commands.Cog):
         opponent2="a third player (Druid hex, Drogo)",
         opponent3="a fourth player (Drogo)",
         options="pbmserv options, e.g. -size=8 -hex",
+        level="when you challenge me: how well I play, 1 (easy) to 3 (hard); 2 by default",
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
@@ -120,13 +121,22 @@ class GameCommands(commands.Cog):
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
         options: str | None = None,
+        level: app_commands.Range[int, 1, 3] | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         members = [m for m in (interaction.user, opponent, opponent2, opponent3) if m is not None]
-        if any(m.bot for m in members[1:]):
-            await reply(interaction, "bots cannot play; challenge a person")
+        me = interaction.client.user
+        computers = [m for m in members[1:] if me is not None and m.id == me.id]
+        if any(m.bot for m in members[1:] if m not in computers):
+            await reply(interaction, "other bots cannot play; challenge a person, or me for a computer opponent")
             return
-        players = [await self.front.player_id(m) for m in members]
+        if len(computers) > 1:
+            await reply(interaction, "I can take one seat in a game")
+            return
+        if level is not None and not computers:
+            await reply(interaction, "`level` is for challenging me; a person plays as well as they play")
+            return
+        players = [f"ai:{level or 2}" if m in computers else await self.front.player_id(m) for m in members]
         try:
             words = shlex.split(options or "")
         except ValueError as exc:
@@ -138,7 +148,16 @@ class GameCommands(commands.Cog):
         if not result.ok or result.challenge_id is None:
             await reply(interaction, result.message)
             return
-        await self._post_challenge(interaction, result, members)
+        for computer in [p for p in players[1:] if p.startswith("ai:")]:  # I accept at once
+            accepted = await self.actions.accept(result.challenge_id, computer)
+            if not accepted.ok:
+                await reply(interaction, accepted.message)
+                return
+            if accepted.game_id is not None:
+                await self.start_game(interaction, accepted)
+                return
+            result.message += f"\n{accepted.message}"
+        await self._post_challenge(interaction, result, [m for m in members if m not in computers])
 
     async def _post_challenge(
         self, interaction: discord.Interaction, result: Result, members: list[discord.abc.User]

@@ -569,6 +569,15 @@ class CoreStore:
             rows = await cursor.fetchall()
         return [_summary(r) for r in rows]
 
+    async def waiting_on_computers(self, idle_since: float, limit: int = 100) -> list[int]:
+        """Active games waiting on a computer player (``ai:1`` ..) since before ``idle_since``, oldest first."""
+        async with self._db.execute(
+            "SELECT id FROM games WHERE status = 'active' AND to_move >= 'ai:' AND to_move < 'ai;'"
+            " AND updated_at <= ? ORDER BY updated_at LIMIT ?",
+            (idle_since, limit),
+        ) as cursor:
+            return [int(r[0]) for r in await cursor.fetchall()]
+
     async def game_type_of(self, game_id: int) -> str | None:
         """The game's type (``druid`` ...), or ``None`` when there is no such game."""
         async with self._db.execute("SELECT type FROM games WHERE id = ?", (game_id,)) as cursor:
