@@ -1,20 +1,21 @@
-"""The SQLite store on real files: migrations, the stale-move guard, concurrency, damaged rows."""
+"""The store on real SQLite files and on a real PostgreSQL server (every test runs on both): migrations, the
+stale-move guard, concurrency, damaged rows, and what differs between the two."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from pathlib import Path
 
 import pytest
 
 from data.schema import MIGRATIONS
 from data.store import DamagedRowError, DatabaseUnusableError, LogEntry, NotFoundError, StaleWriteError, Store
+from tests.conftest import Databases
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    db = await Store.open(tmp_path / "pbm.sqlite3")
+async def store(databases: Databases):
+    db = await Store.open(await databases.target())
     yield db
     await db.close()
 
@@ -23,8 +24,8 @@ async def _new_game(store: Store, players=("alice", "bob")) -> int:
     return await store.create_game("druid", {"size": 8}, list(players), 42, {"ply": 0}, players[0])
 
 
-async def test_migrations_run_once_and_record_the_version(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
+async def test_migrations_run_once_and_record_the_version(databases: Databases) -> None:
+    path = await databases.target("db.sqlite3")
     first = await Store.open(path)
     assert await first.schema_version() == len(MIGRATIONS)
     game_id = await _new_game(first)
@@ -33,15 +34,15 @@ async def test_migrations_run_once_and_record_the_version(tmp_path: Path) -> Non
     assert await again.schema_version() == len(MIGRATIONS)
     assert (await again.load_game(game_id)).players == ["alice", "bob"]
     await again.close()
-    with sqlite3.connect(path) as raw:
-        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    if not databases.postgresql:
+        with sqlite3.connect(path) as raw:
+            assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
+async def test_a_newer_schema_is_refused(databases: Databases) -> None:
+    path = await databases.target("db.sqlite3")
     await (await Store.open(path)).close()
-    with sqlite3.connect(path) as raw:
-        raw.execute("UPDATE schema_version SET version = 99")
+    await databases.execute(path, "UPDATE schema_version SET version = 99")
     with pytest.raises(DatabaseUnusableError, match="comes from a newer pbm"):
         await Store.open(path)
 
@@ -113,8 +114,8 @@ async def test_two_concurrent_moves_never_both_apply(store: Store) -> None:
     assert (await store.load_game(game_id)).snapshot == {"move": log[0].text}
 
 
-async def test_two_processes_never_both_apply(tmp_path: Path) -> None:
-    path = tmp_path / "shared.sqlite3"
+async def test_two_processes_never_both_apply(databases: Databases) -> None:
+    path = await databases.target("shared.sqlite3")
     first, second = await Store.open(path), await Store.open(path)
     game_id = await _new_game(first)
     results = []
@@ -139,11 +140,10 @@ async def test_two_processes_never_both_apply(tmp_path: Path) -> None:
     await second.close()
 
 
-async def test_a_damaged_row_affects_only_its_game(store: Store, tmp_path: Path) -> None:
+async def test_a_damaged_row_affects_only_its_game(store: Store, databases: Databases) -> None:
     good = await _new_game(store)
     bad = await _new_game(store, ("carol", "alice"))
-    with sqlite3.connect(tmp_path / "pbm.sqlite3") as raw:
-        raw.execute("UPDATE games SET snapshot = '{not json' WHERE id = ?", (bad,))
+    await databases.execute(await databases.target(), "UPDATE games SET snapshot = '{not json' WHERE id = ?", bad)
     with pytest.raises(DamagedRowError, match=f"game {bad} is damaged"):
         await store.load_game(bad)
     assert (await store.load_game(good)).players == ["alice", "bob"]
