@@ -329,3 +329,20 @@ def test_placeholders_become_numbered_outside_quotes() -> None:
         "SELECT '?', \"a?\" FROM t WHERE a = $1 AND b IN ($2, $3)"
     )
     assert to_numbered("BEGIN") == "BEGIN"
+
+
+async def test_the_bot_is_pointed_at_postgresql_by_configuration_alone(tmp_path: Path, postgres_server: str) -> None:
+    from bot.cli import _preflight, main
+    from bot.config import Config
+
+    databases = Databases("postgresql", tmp_path, postgres_server)
+    try:
+        url = str(await databases.target())
+        config = Config.from_env({"PBM_DB": url, "DISCORD_TOKEN": "x"})
+        assert config.db_path == url
+        await _preflight(config.db_path)  # what pbm run does before it connects to Discord: migrates
+        async with await Store.open(url) as db:
+            assert await db.schema_version() == len(MIGRATIONS)
+    finally:
+        await databases.drop_all()
+    assert main(["do", "--db", "postgresql://pbm:s3cret@localhost/pbm", "help"]) == 2
