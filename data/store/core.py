@@ -1,10 +1,15 @@
 """The core of the store: the connection, migrations, players, games, the move log, challenges, settings.
 
-One :class:`Store` wraps one connection (aiosqlite's, or a direct one for the console: :mod:`data.connection`)
-in WAL mode with foreign keys on. Writes run in
-``BEGIN IMMEDIATE`` transactions serialised by a lock, so two coroutines never share a transaction and two
-processes never interleave one. The move log is append-only and is the source of truth; ``games.snapshot`` is a
-cache of the state after the last logged action, so loading a game costs the same at move 10 and at move 10,000.
+One :class:`Store` wraps one connection: SQLite through aiosqlite's, or a direct one for the console
+(:mod:`data.connection`), in WAL mode with foreign keys on; or PostgreSQL through asyncpg (:mod:`data.postgres`).
+The SQL that differs between the two is in :mod:`data.store.dialect` (``self._sql``); every other statement is
+written once. Writes run in transactions serialised by a lock, so two coroutines never share a transaction. On
+SQLite they are ``BEGIN IMMEDIATE``, so two processes never interleave one; on PostgreSQL (READ COMMITTED) every
+guarded write is an ``UPDATE ... WHERE log_length = ?`` or a ``DELETE ... WHERE id = ?`` whose row count is
+checked, and a row lock makes the second of two writers re-read the row, find it changed, and write nothing.
+
+The move log is append-only and is the source of truth; ``games.snapshot`` is a cache of the state after the last
+logged action, so loading a game costs the same at move 10 and at move 10,000.
 
 A move is committed by :meth:`Store.commit_actions` under a stale-move guard: the caller names the log length it
 read, and the write only happens if nobody appended in between.
