@@ -18,7 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from bot.config import Config, ai_seconds, default_db_path
+from bot.config import Config, ai_seconds, db_target, default_db_path
 
 NO_TOKEN = (
     "No Discord token: set DISCORD_TOKEN (or pass --token) to run the bot.\n"
@@ -44,7 +44,12 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     def database(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--db", type=Path, default=None, help="SQLite file (default: $PBM_DB or the data directory)")
+        p.add_argument(
+            "--db",
+            type=db_target,
+            default=None,
+            help="SQLite file, or postgresql:// URL for run and sync (default: $PBM_DB or the data directory)",
+        )
 
     # ``do`` and ``console`` are read by :func:`_local_args` (no argparse: they start faster); listed for --help
     sub.add_parser("do", help='run one console command, e.g. pbm do "druid show 1" (pbm do --help for more)')
@@ -112,7 +117,7 @@ def _local_args(argv: Sequence[str]) -> SimpleNamespace | None:
             if name == "--now":
                 values["now"] = _read_time(value)
             else:
-                values[names[name]] = Path(value) if name != "--as" else value
+                values[names[name]] = value if name == "--as" else db_target(value) if name == "--db" else Path(value)
         elif word == "--no-images":
             values["no_images"] = True
         elif word == "--json" and command == "do":
@@ -274,8 +279,15 @@ def _main(argv: Sequence[str] | None) -> int:
     else:
         args = _parser().parse_args(argv)
     if args.command in ("do", "console", "check", "backup"):
-        db_path: Path = args.db or default_db_path()
+        db_path: Path = args.db or default_db_path()  # type: ignore[assignment]
         try:
+            if not isinstance(db_path, Path):
+                from data.store.core import redacted
+
+                raise EnvironmentProblem(
+                    f"{redacted(db_path)}: pbm {args.command} works on SQLite files; a PostgreSQL database is"
+                    " served by pbm run (back it up with pg_dump)"
+                )
             from data.connection import drive
 
             if args.command == "check":

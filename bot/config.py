@@ -21,10 +21,19 @@ def default_data_dir(env: Mapping[str, str] | None = None) -> Path:
     return base / "pbm"
 
 
-def default_db_path(env: Mapping[str, str] | None = None) -> Path:
-    """The SQLite file: ``$PBM_DB`` if set, else ``pbm.sqlite3`` in the data directory."""
+def db_target(text: str | Path) -> Path | str:
+    """A database as configured: an SQLite file (a path), or a PostgreSQL server's URL (``postgresql://...``),
+    kept as text (a path would fold its ``//``)."""
+    if isinstance(text, str) and text.startswith(("postgresql://", "postgres://")):
+        return text
+    return Path(text)
+
+
+def default_db_path(env: Mapping[str, str] | None = None) -> Path | str:
+    """The database: ``$PBM_DB`` if set (an SQLite file or a ``postgresql://`` URL), else ``pbm.sqlite3`` in the
+    data directory."""
     env = os.environ if env is None else env
-    return Path(env["PBM_DB"]) if env.get("PBM_DB") else default_data_dir(env) / "pbm.sqlite3"
+    return db_target(env["PBM_DB"]) if env.get("PBM_DB") else default_data_dir(env) / "pbm.sqlite3"
 
 
 def _float(env: Mapping[str, str], name: str, default: float) -> float:
@@ -65,7 +74,8 @@ class Config:
     """Everything the Discord bot needs to start. Time settings are in seconds."""
 
     token: str | None
-    db_path: Path
+    #: an SQLite file, or a PostgreSQL server's URL (see :func:`db_target`)
+    db_path: Path | str
     guild_id: int | None = None
     challenge_ttl: float = 24 * 3600.0
     reminder_interval: float = 24 * 3600.0
@@ -98,5 +108,5 @@ class Config:
             "clock_offset": clock_offset(env),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
-        values["db_path"] = Path(values["db_path"])  # type: ignore[arg-type]
+        values["db_path"] = db_target(values["db_path"])  # type: ignore[arg-type]
         return cls(**values)  # type: ignore[arg-type]

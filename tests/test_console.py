@@ -217,10 +217,10 @@ def test_pbm_do_imports_nothing_of_discord(tmp_path: Path) -> None:
     code = (
         "import sys; from bot.cli import main; "
         f"main(['do', '--db', {str(tmp_path / 'x.sqlite3')!r}, 'druid challenge alice bob']); "
-        "print('discord' in sys.modules)"
+        "print('discord' in sys.modules, 'asyncpg' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip().endswith("False")
+    assert done.stdout.strip().endswith("False False")
 
 
 def test_pbm_run_without_a_token_points_to_the_console(tmp_path: Path) -> None:

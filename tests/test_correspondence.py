@@ -1,4 +1,5 @@
-"""Correspondence play through the actions and the console, on a fake clock (nothing sleeps): clocks chosen at
+"""Correspondence play through the actions and the console, on a fake clock (nothing sleeps), on SQLite and on
+PostgreSQL (every test that goes through the store alone runs on both): clocks chosen at
 the challenge, warnings, timeouts in two- and four-player games, -total, -weekends in two time zones, quiet
 hours, vacations, takebacks and draws by agreement, conditional moves, preview and confirm, restarts and two
 sweeps at once, and old databases staying untimed."""
@@ -19,6 +20,7 @@ from bot.actions import Actions, Result
 from bot.console import Console
 from data.schema import MIGRATIONS
 from data.store import Store
+from tests.databases import Databases
 
 DAY = 86400.0
 HOUR = 3600.0
@@ -46,8 +48,8 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def console(tmp_path: Path, clock: FakeClock):
-    store = await Store.open(tmp_path / "pbm.sqlite3")
+async def console(tmp_path: Path, databases: Databases, clock: FakeClock):
+    store = await Store.open(await databases.target("pbm.sqlite3"))
     actions = Actions(store, seed_source=lambda: 7, clock=clock, think=None)
     yield Console(actions, tmp_path / "boards", images=False)
     await store.close()
@@ -184,8 +186,8 @@ async def test_four_players_the_one_who_ran_out_is_out_and_the_others_play_on(
     assert (await status(console, "drogo", 1)).to_move == "dan"
 
 
-async def test_everyone_is_told_of_a_timeout(tmp_path: Path, clock: FakeClock) -> None:
-    store = await Store.open(tmp_path / "t.sqlite3")
+async def test_everyone_is_told_of_a_timeout(databases: Databases, clock: FakeClock) -> None:
+    store = await Store.open(await databases.target("t.sqlite3"))
     actions = Actions(store, seed_source=lambda: 7, clock=clock, think=None)
     await actions.challenge("drogo", ["ann", "ben", "cat"], ["-size=4", "-days=1"], start=True)
     clock.advance(DAY + 5)
@@ -412,9 +414,9 @@ async def test_backgammon_dice_and_cube_actions_cannot_be_taken_back(console: Co
 
 
 async def test_a_takeback_replays_from_the_log_and_drogo_forgets_the_positions_it_made(
-    tmp_path: Path, clock: FakeClock
+    databases: Databases, clock: FakeClock
 ) -> None:
-    store = await Store.open(tmp_path / "u.sqlite3")
+    store = await Store.open(await databases.target("u.sqlite3"))
     actions = Actions(store, seed_source=lambda: 7, clock=clock, think=None)
     await actions.challenge("drogo", ["alice", "bob"], ["-size=4"], start=True)
     await actions.move(1, "alice", "a1")
@@ -505,8 +507,10 @@ async def test_preview_then_a_stale_confirm_is_refused(console: Console) -> None
 # ---- timers: restarts, two sweeps, old databases ----------------------------------------------------------------
 
 
-async def test_a_restart_between_the_deadline_and_the_sweep_loses_nothing(tmp_path: Path, clock: FakeClock) -> None:
-    path = tmp_path / "r.sqlite3"
+async def test_a_restart_between_the_deadline_and_the_sweep_loses_nothing(
+    databases: Databases, clock: FakeClock
+) -> None:
+    path = await databases.target("r.sqlite3")
     store = await Store.open(path)
     actions = Actions(store, seed_source=lambda: 7, clock=clock, think=None)
     await actions.challenge("druid", ["alice", "bob"], ["-size=5", "-days=1"], start=True)
@@ -520,8 +524,8 @@ async def test_a_restart_between_the_deadline_and_the_sweep_loses_nothing(tmp_pa
     await store.close()
 
 
-async def test_two_sweeps_at_once_apply_each_timeout_and_warning_once(tmp_path: Path, clock: FakeClock) -> None:
-    path = tmp_path / "two.sqlite3"
+async def test_two_sweeps_at_once_apply_each_timeout_and_warning_once(databases: Databases, clock: FakeClock) -> None:
+    path = await databases.target("two.sqlite3")
     first_store, second_store = await Store.open(path), await Store.open(path)
     first = Actions(first_store, seed_source=lambda: 7, clock=clock, think=None)
     second = Actions(second_store, seed_source=lambda: 7, clock=clock, think=None)
@@ -541,8 +545,8 @@ async def test_two_sweeps_at_once_apply_each_timeout_and_warning_once(tmp_path: 
     await second_store.close()
 
 
-async def test_a_move_and_a_timeout_racing_whichever_commits_first_wins(tmp_path: Path, clock: FakeClock) -> None:
-    path = tmp_path / "race.sqlite3"
+async def test_a_move_and_a_timeout_racing_whichever_commits_first_wins(databases: Databases, clock: FakeClock) -> None:
+    path = await databases.target("race.sqlite3")
     store = await Store.open(path)
     actions = Actions(store, seed_source=lambda: 7, clock=clock, think=None)
     await actions.challenge("druid", ["alice", "bob"], ["-size=5", "-days=1"], start=True)

@@ -1,4 +1,5 @@
-"""The SQLite store on real files: migrations, the stale-move guard, concurrency, damaged rows."""
+"""The store on real SQLite files and on a real PostgreSQL server (every test runs on both): migrations, the
+stale-move guard, concurrency, damaged rows, and what differs between the two."""
 
 from __future__ import annotations
 
@@ -9,12 +10,21 @@ from pathlib import Path
 import pytest
 
 from data.schema import MIGRATIONS
-from data.store import DamagedRowError, DatabaseUnusableError, LogEntry, NotFoundError, StaleWriteError, Store
+from data.store import (
+    DamagedRowError,
+    DatabaseUnusableError,
+    LogEntry,
+    NotFoundError,
+    StaleWriteError,
+    Store,
+    StoreError,
+)
+from tests.databases import Databases
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    db = await Store.open(tmp_path / "pbm.sqlite3")
+async def store(databases: Databases):
+    db = await Store.open(await databases.target())
     yield db
     await db.close()
 
@@ -23,8 +33,8 @@ async def _new_game(store: Store, players=("alice", "bob")) -> int:
     return await store.create_game("druid", {"size": 8}, list(players), 42, {"ply": 0}, players[0])
 
 
-async def test_migrations_run_once_and_record_the_version(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
+async def test_migrations_run_once_and_record_the_version(databases: Databases) -> None:
+    path = await databases.target("db.sqlite3")
     first = await Store.open(path)
     assert await first.schema_version() == len(MIGRATIONS)
     game_id = await _new_game(first)
@@ -33,15 +43,15 @@ async def test_migrations_run_once_and_record_the_version(tmp_path: Path) -> Non
     assert await again.schema_version() == len(MIGRATIONS)
     assert (await again.load_game(game_id)).players == ["alice", "bob"]
     await again.close()
-    with sqlite3.connect(path) as raw:
-        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    if not databases.postgresql:
+        with sqlite3.connect(path) as raw:
+            assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
+async def test_a_newer_schema_is_refused(databases: Databases) -> None:
+    path = await databases.target("db.sqlite3")
     await (await Store.open(path)).close()
-    with sqlite3.connect(path) as raw:
-        raw.execute("UPDATE schema_version SET version = 99")
+    await databases.execute(path, "UPDATE schema_version SET version = 99")
     with pytest.raises(DatabaseUnusableError, match="comes from a newer pbm"):
         await Store.open(path)
 
@@ -113,8 +123,8 @@ async def test_two_concurrent_moves_never_both_apply(store: Store) -> None:
     assert (await store.load_game(game_id)).snapshot == {"move": log[0].text}
 
 
-async def test_two_processes_never_both_apply(tmp_path: Path) -> None:
-    path = tmp_path / "shared.sqlite3"
+async def test_two_processes_never_both_apply(databases: Databases) -> None:
+    path = await databases.target("shared.sqlite3")
     first, second = await Store.open(path), await Store.open(path)
     game_id = await _new_game(first)
     results = []
@@ -139,11 +149,10 @@ async def test_two_processes_never_both_apply(tmp_path: Path) -> None:
     await second.close()
 
 
-async def test_a_damaged_row_affects_only_its_game(store: Store, tmp_path: Path) -> None:
+async def test_a_damaged_row_affects_only_its_game(store: Store, databases: Databases) -> None:
     good = await _new_game(store)
     bad = await _new_game(store, ("carol", "alice"))
-    with sqlite3.connect(tmp_path / "pbm.sqlite3") as raw:
-        raw.execute("UPDATE games SET snapshot = '{not json' WHERE id = ?", (bad,))
+    await databases.execute(await databases.target(), "UPDATE games SET snapshot = '{not json' WHERE id = ?", bad)
     with pytest.raises(DamagedRowError, match=f"game {bad} is damaged"):
         await store.load_game(bad)
     assert (await store.load_game(good)).players == ["alice", "bob"]
@@ -178,3 +187,162 @@ async def test_settings_and_meta(store: Store) -> None:
     await store.ensure_player("alice", 1234)
     assert await store.player_by_discord_id(1234) == "alice"
     assert await store.discord_id_of("alice") == 1234
+
+
+async def test_two_stores_racing_on_one_database_apply_one_move(databases: Databases) -> None:
+    path = await databases.target("race.sqlite3")
+    stores = [await Store.open(path) for _ in range(3)]
+    game_id = await _new_game(stores[0])
+
+    async def attempt(db: Store, text: str) -> bool:
+        try:
+            await db.commit_actions(
+                game_id,
+                0,
+                [LogEntry(1, "alice", text, [])],
+                snapshot={"m": text},
+                move_number=1,
+                status="active",
+                to_move="bob",
+                outcome=None,
+            )
+        except StaleWriteError:
+            return False
+        return True
+
+    outcomes = await asyncio.gather(*(attempt(db, f"m{i}") for i, db in enumerate(stores)))
+    assert outcomes.count(True) == 1
+    log = await stores[1].log(game_id)
+    assert len(log) == 1 and (await stores[2].load_game(game_id)).snapshot == {"m": log[0].text}
+    for db in stores:
+        await db.close()
+
+
+async def test_ids_memory_listings_and_logs_read_the_same_on_both(store: Store) -> None:
+    first, second = await _new_game(store), await _new_game(store, ("carol", "dave"))
+    assert (first, second) == (1, 2)
+    # memory across a chunk boundary (256 values a chunk), appended in two writes
+    values = [2**64 - 1, 0, *range(300)]
+    game_id = await store.create_game("drogo", {}, ["alice", "bob"], 1, {"ply": 0}, "alice", memory=values[:200])
+    await store.commit_actions(
+        game_id,
+        0,
+        [LogEntry(1, "alice", "roll", [{"kind": "roll", "dice": [3, 4]}]), LogEntry(1, "alice", "a1", [])],
+        snapshot={"ply": 1, "players": ["bob", "alice"]},
+        move_number=1,
+        status="finished",
+        to_move=None,
+        outcome={"winner": "alice"},
+        memory_from=200,
+        memory_append=values[200:],
+    )
+    assert await store.load_memory(game_id) == values
+    assert (await store.load_game(game_id)).memory == tuple(values)
+    lines = await store.log_lines(game_id)
+    assert [(line.text, line.made) for line in lines] == [("roll", 0), ("a1", 0)]
+    assert '"roll"' in lines[0].events_json and lines[1].events_json == "[]"
+    finished, total = await store.list_games(player_id="alice", which="inactive")
+    assert total == 1 and finished[0].seats == ["bob", "alice"] and finished[0].outcome == {"winner": "alice"}
+    active, total = await store.list_games(player_id="alice", which="next")
+    assert total == 1 and [g.id for g in active] == [first]
+    assert [g.id for g in await store.game_choices("carol", "2")] == [second]
+    timer = await store.add_timer("deliver", 50.0, player_id="alice", data={"text": "hi"})
+    later = await store.add_timer("vacation", 60.0, player_id="alice")
+    assert later == timer + 1
+    assert [t.id for t in await store.due_timers(55.0)] == [timer]
+    assert await store.claim_timer(timer) and not await store.claim_timer(timer)
+    proposal = await store.create_proposal(first, "draw", "alice", 0, expires_at=70.0)
+    assert (await store.load_proposal(proposal)).accepted == ["alice"]
+    with pytest.raises(StaleWriteError):
+        await store.create_proposal(first, "undo", "bob", 0, expires_at=None)
+    line = await store.add_queued_line(first, "bob", ["c3", "d4"])
+    assert [q.id for q in await store.queued_lines(first, "bob")] == [line]
+    await store.replace_queued_lines(first, "bob", [["e5"], ["f6"]])
+    assert [q.moves for q in await store.queued_lines(first)] == [["e5"], ["f6"]]
+    assert await store.integrity_problems() == []
+
+
+async def test_the_two_schemas_have_the_same_tables_and_columns(tmp_path: Path, postgres_server: str) -> None:
+    sqlite_side = Databases("sqlite", tmp_path, None)
+    postgres_side = Databases("postgresql", tmp_path, postgres_server)
+    try:
+        schemas = []
+        for side in (sqlite_side, postgres_side):
+            target = await side.target("schema.sqlite3")
+            await (await Store.open(target)).close()
+            if side.postgresql:
+                rows = await side.execute(
+                    target,
+                    "SELECT table_name, column_name FROM information_schema.columns"
+                    " WHERE table_schema = current_schema()",
+                )
+                indexes = await side.execute(
+                    target, "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
+                )
+            else:
+                tables = await side.execute(target, "SELECT name FROM sqlite_master WHERE type = 'table'")
+                rows = [(t, c[1]) for (t,) in tables for c in await side.execute(target, f"PRAGMA table_info({t})")]
+                indexes = await side.execute(target, "SELECT name FROM sqlite_master WHERE type = 'index' AND sql")
+            columns: dict[str, list[str]] = {}
+            for table, column in rows:
+                columns.setdefault(str(table), []).append(str(column))
+            schemas.append(({t: sorted(c) for t, c in columns.items()}, {str(r[0]) for r in indexes}))
+        (sqlite_columns, sqlite_indexes), (pg_columns, pg_indexes) = schemas
+        assert pg_columns == sqlite_columns
+        # PostgreSQL also names the index of every primary key and unique column; SQLite's are implicit
+        assert sqlite_indexes <= pg_indexes
+    finally:
+        await postgres_side.drop_all()
+
+
+async def test_postgresql_refuses_backups_in_one_line(tmp_path: Path, postgres_server: str) -> None:
+    databases = Databases("postgresql", tmp_path, postgres_server)
+    try:
+        async with await Store.open(await databases.target()) as db:
+            with pytest.raises(StoreError) as refused:
+                await db.backup(tmp_path / "copy.sqlite3")
+            assert str(refused.value) == "pbm backs up SQLite files only; back up a PostgreSQL database with pg_dump"
+            assert await db.integrity_problems() == []
+    finally:
+        await databases.drop_all()
+    assert not (tmp_path / "copy.sqlite3").exists()
+
+
+async def test_targets_sqlite_urls_and_an_unreachable_server(tmp_path: Path) -> None:
+    absolute = await Store.open(f"sqlite:///{tmp_path}/abs.sqlite3")
+    assert absolute.path == f"{tmp_path}/abs.sqlite3" and (tmp_path / "abs.sqlite3").exists()
+    await absolute.close()
+    memory = await Store.open("sqlite://")
+    assert memory.path == ":memory:"
+    await memory.close()
+    with pytest.raises(DatabaseUnusableError) as refused:
+        await Store.open("postgresql://pbm:s3cret@127.0.0.1:1/pbm")
+    message = str(refused.value)
+    assert "\n" not in message and "s3cret" not in message
+    assert message.startswith("postgresql://pbm:***@127.0.0.1:1/pbm: the PostgreSQL server cannot be reached")
+
+
+def test_placeholders_become_numbered_outside_quotes() -> None:
+    from data.postgres import to_numbered
+
+    assert to_numbered("SELECT '?', \"a?\" FROM t WHERE a = ? AND b IN (?, ?)") == (
+        "SELECT '?', \"a?\" FROM t WHERE a = $1 AND b IN ($2, $3)"
+    )
+    assert to_numbered("BEGIN") == "BEGIN"
+
+
+async def test_the_bot_is_pointed_at_postgresql_by_configuration_alone(tmp_path: Path, postgres_server: str) -> None:
+    from bot.cli import _preflight, main
+    from bot.config import Config
+
+    databases = Databases("postgresql", tmp_path, postgres_server)
+    try:
+        url = str(await databases.target())
+        config = Config.from_env({"PBM_DB": url, "DISCORD_TOKEN": "x"})
+        assert config.db_path == url
+        await _preflight(config.db_path)  # what pbm run does before it connects to Discord: migrates
+        async with await Store.open(url) as db:
+            assert await db.schema_version() == len(MIGRATIONS)
+    finally:
+        await databases.drop_all()
+    assert main(["do", "--db", "postgresql://pbm:s3cret@localhost/pbm", "help"]) == 2

@@ -1,10 +1,15 @@
 """The core of the store: the connection, migrations, players, games, the move log, challenges, settings.
 
-One :class:`Store` wraps one connection (aiosqlite's, or a direct one for the console: :mod:`data.connection`)
-in WAL mode with foreign keys on. Writes run in
-``BEGIN IMMEDIATE`` transactions serialised by a lock, so two coroutines never share a transaction and two
-processes never interleave one. The move log is append-only and is the source of truth; ``games.snapshot`` is a
-cache of the state after the last logged action, so loading a game costs the same at move 10 and at move 10,000.
+One :class:`Store` wraps one connection: SQLite through aiosqlite's, or a direct one for the console
+(:mod:`data.connection`), in WAL mode with foreign keys on; or PostgreSQL through asyncpg (:mod:`data.postgres`).
+The SQL that differs between the two is in :mod:`data.store.dialect` (``self._sql``); every other statement is
+written once. Writes run in transactions serialised by a lock, so two coroutines never share a transaction. On
+SQLite they are ``BEGIN IMMEDIATE``, so two processes never interleave one; on PostgreSQL (READ COMMITTED) every
+guarded write is an ``UPDATE ... WHERE log_length = ?`` or a ``DELETE ... WHERE id = ?`` whose row count is
+checked, and a row lock makes the second of two writers re-read the row, find it changed, and write nothing.
+
+The move log is append-only and is the source of truth; ``games.snapshot`` is a cache of the state after the last
+logged action, so loading a game costs the same at move 10 and at move 10,000.
 
 A move is committed by :meth:`Store.commit_actions` under a stale-move guard: the caller names the log length it
 read, and the write only happens if nobody appended in between.
@@ -24,12 +29,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from data.connection import DirectConnection
 from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, LogRow
-from data.schema import MIGRATIONS
+from data.store.dialect import SQLITE, Dialect
 
 if TYPE_CHECKING:
     import aiosqlite
 
-    Connection = aiosqlite.Connection | DirectConnection
+    from data.postgres import PostgresConnection
+
+    Connection = aiosqlite.Connection | DirectConnection | PostgresConnection
 
 #: the largest game number SQLite can hold
 MAX_GAME_ID = 2**63 - 1
@@ -111,7 +118,49 @@ def describe_database_error(exc: BaseException) -> str:
         return "the database could not be written (input/output error: is the disk full or failing?)"
     if "locked" in lowered or "busy" in lowered:
         return "the database is busy (another process holds it); try again"
+    # PostgreSQL (asyncpg's errors, and the OSError of a server that cannot be reached)
+    if "no space left" in lowered:
+        return "the database server's disk is full (nothing was written; free some space and try again)"
+    if "password authentication failed" in lowered or "no pg_hba.conf entry" in lowered:
+        return "the PostgreSQL server refused the login (check the user and password in the URL)"
+    if "does not exist" in lowered and "database" in lowered:
+        return "the PostgreSQL database does not exist (create it first, with createdb)"
+    if (
+        "connect call failed" in lowered
+        or "connection refused" in lowered
+        or "no such file or directory" in lowered
+        or "name or service not known" in lowered
+        or "connection was closed" in lowered
+        or isinstance(exc, ConnectionError | TimeoutError)
+    ):
+        return f"the PostgreSQL server cannot be reached (is it running?): {text.splitlines()[0]}"
     return text.splitlines()[0]
+
+
+def is_postgresql_url(target: str) -> bool:
+    """Whether a database target names a PostgreSQL server rather than an SQLite file."""
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_file(target: str) -> str:
+    """The SQLite file a target names: a path, or ``sqlite:///relative/path``, ``sqlite:////absolute/path``,
+    ``sqlite://`` (in memory) as SQLAlchemy writes them."""
+    if target.startswith("sqlite://"):
+        rest = target[len("sqlite://") :]
+        if rest in ("", "/", "/:memory:"):
+            return ":memory:"
+        return rest[1:] if rest.startswith("/") else rest
+    return target
+
+
+def redacted(url: str) -> str:
+    """A PostgreSQL URL fit for messages and logs: the password, if any, replaced by ``***``."""
+    scheme, sep, rest = url.partition("://")
+    credentials, at, place = rest.rpartition("@")
+    if not sep or not at or ":" not in credentials:
+        return url
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{place}"
 
 
 _GAME_COLUMNS = (
@@ -139,9 +188,11 @@ class CoreStore:
     :class:`data.store.Store` adds the correspondence tables; create it with :meth:`open`, use it as an async
     context manager or call :meth:`close`."""
 
-    def __init__(self, connection: Connection, write_lock: Any) -> None:
+    def __init__(self, connection: Connection, write_lock: Any, dialect: Dialect = SQLITE) -> None:
         self._db = connection
         self._write_lock = write_lock
+        #: the SQL that differs between SQLite and PostgreSQL
+        self._sql = dialect
         self.path = ":memory:"
         #: the time rows are stamped with; the actions give the store their one injectable clock
         self.now: Callable[[], float] = time.time
@@ -149,6 +200,11 @@ class CoreStore:
     @classmethod
     async def open(cls, path: str | Path, *, backup_before_migrating: bool = True, direct: bool = False) -> Self:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+
+        ``path`` is an SQLite file (a path, or ``sqlite:///path``) or a PostgreSQL server
+        (``postgresql://user:password@host/db``, or ``postgresql://user@/db?host=/socket/dir``): then the
+        connection is asyncpg's (``direct`` does not apply), the schema is PostgreSQL's own DDL of the same
+        migrations, and no copy is taken before migrating (backups there are pg_dump's job).
 
         By default the connection is aiosqlite's (queries in a worker thread; for the bot). ``direct`` uses the
         standard library's ``sqlite3`` in this thread instead, for the console: every call then answers at once
@@ -160,7 +216,9 @@ class CoreStore:
         newer than this program, unreadable, a table missing) raises :class:`DatabaseUnusableError` with one
         line naming the file; the connection is closed first, so the process can exit at once.
         """
-        where = str(path)
+        if is_postgresql_url(str(path)):
+            return await cls._open_postgresql(str(path))
+        where = sqlite_file(str(path))
         try:
             if where != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -193,6 +251,33 @@ class CoreStore:
             raise
         return store
 
+    @classmethod
+    async def _open_postgresql(cls, url: str) -> Self:
+        import asyncio
+
+        from data.postgres import PostgresConnection
+        from data.store.dialect import postgresql
+
+        dialect = postgresql()
+        where = redacted(url)
+        try:
+            connection = await PostgresConnection.connect(url)
+        except (*dialect.errors, ValueError) as exc:
+            raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
+        try:
+            store = cls(connection, asyncio.Lock(), dialect)
+            store.path = where
+            await store._migrate(backup=False)
+            await store._check_tables()
+        except BaseException as exc:
+            await connection.close()
+            if isinstance(exc, DatabaseUnusableError):
+                raise
+            if isinstance(exc, StoreError | dialect.errors):
+                raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
+            raise
+        return store
+
     async def close(self) -> None:
         await self._db.close()
 
@@ -206,43 +291,49 @@ class CoreStore:
     async def transaction(self) -> AsyncIterator[Connection]:
         """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
         async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            await self._db.execute(self._sql.begin)
             try:
                 yield self._db
-            except BaseException:
+            except BaseException as exc:
                 await self._db.execute("ROLLBACK")
+                if isinstance(exc, self._sql.conflicts):
+                    raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
                 raise
-            await self._db.execute("COMMIT")
+            try:
+                await self._db.execute("COMMIT")
+            except self._sql.conflicts as exc:
+                raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
 
     async def _migrate(self, *, backup: bool) -> None:
-        async with self._db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-        ) as cursor:
+        migrations = self._sql.migrations
+        async with self._db.execute(self._sql.has_schema_version) as cursor:
             exists = await cursor.fetchone() is not None
         current = await self.schema_version() if exists else 0
-        if current > len(MIGRATIONS):
+        if current > len(migrations):
             raise DatabaseUnusableError(
                 f"{self.path}: this database comes from a newer pbm (schema version {current}; this pbm knows up to"
-                f" {len(MIGRATIONS)}): upgrade pbm to use it"
+                f" {len(migrations)}): upgrade pbm to use it"
             )
-        if current == len(MIGRATIONS):
+        if current == len(migrations):
             return
         if backup and current > 0:
             await self.backup(_backup_name(self.path, current))
         async with self.transaction() as db:
+            if self._sql.migration_lock is not None:
+                await db.execute(self._sql.migration_lock)
             await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             async with db.execute("SELECT version FROM schema_version") as cursor:
                 row = await cursor.fetchone()
             if row is None:
                 await db.execute("INSERT INTO schema_version (version) VALUES (0)")
             current = 0 if row is None else int(row[0])
-            for number in range(current + 1, len(MIGRATIONS) + 1):
-                for statement in _statements(MIGRATIONS[number - 1]):
+            for number in range(current + 1, len(migrations) + 1):
+                for statement in _statements(migrations[number - 1]):
                     await db.execute(statement)
                 await db.execute("UPDATE schema_version SET version = ?", (number,))
 
     async def _check_tables(self) -> None:
-        async with self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
+        async with self._db.execute(self._sql.table_names) as cursor:
             present = {str(r[0]) for r in await cursor.fetchall()}
         missing = [t for t in REQUIRED_TABLES if t not in present]
         if missing:
@@ -254,7 +345,10 @@ class CoreStore:
 
     async def backup(self, target: str | Path) -> Path:
         """A consistent copy of the live database at ``target`` (SQLite's ``VACUUM INTO``: other connections may
-        go on writing meanwhile; the copy is one committed state). Refuses to overwrite an existing file."""
+        go on writing meanwhile; the copy is one committed state). Refuses to overwrite an existing file. On
+        PostgreSQL it refuses: backups there are pg_dump's job."""
+        if not self._sql.is_sqlite:
+            raise StoreError("pbm backs up SQLite files only; back up a PostgreSQL database with pg_dump")
         target = Path(target)
         if target.exists():
             raise StoreError(f"{target} already exists; choose a new file name for the backup")
@@ -263,7 +357,10 @@ class CoreStore:
         return target
 
     async def integrity_problems(self) -> list[str]:
-        """SQLite's own integrity check and foreign-key check; empty when the file is sound."""
+        """SQLite's own integrity check and foreign-key check; empty when the file is sound. PostgreSQL keeps its
+        own files and enforces foreign keys on every write: nothing to check there."""
+        if not self._sql.is_sqlite:
+            return []
         async with self._db.execute("PRAGMA integrity_check") as cursor:
             lines = [str(r[0]) for r in await cursor.fetchall()]
         problems = [] if lines == ["ok"] else lines
@@ -326,7 +423,8 @@ class CoreStore:
                 )
             cursor = await db.execute(
                 "INSERT INTO games (type, options, players, seed, status, move_number, log_length, to_move, snapshot,"
-                " guild_id, channel_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'active', 0, 0, ?, ?, ?, ?, ?, ?)",
+                " guild_id, channel_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'active', 0, 0, ?, ?, ?, ?, ?, ?)"
+                + self._sql.returning_id,
                 (
                     game_type,
                     _dumps(options),
@@ -345,7 +443,7 @@ class CoreStore:
                 "INSERT INTO game_players (game_id, seat, player_id) VALUES (?, ?, ?)",
                 [(game_id, seat, player) for seat, player in enumerate(players)],
             )
-            await _append_memory(db, game_id, 0, memory)
+            await _append_memory(db, self._sql, game_id, 0, memory)
             if clock is not None:
                 await _write_clock(db, game_id, clock)
         return game_id
@@ -433,7 +531,7 @@ class CoreStore:
             )
             if memory_reset:
                 await db.execute("DELETE FROM game_memory WHERE game_id = ?", (game_id,))
-            await _append_memory(db, game_id, 0 if memory_reset else memory_from, memory_append)
+            await _append_memory(db, self._sql, game_id, 0 if memory_reset else memory_from, memory_append)
 
     async def clock_of(self, game_id: int) -> dict[str, Any] | None:
         """A game's clock JSON alone (``None``: untimed or no such game)."""
@@ -534,7 +632,7 @@ class CoreStore:
             total = int((await cursor.fetchone())[0])
         async with self._db.execute(
             "SELECT g.id, g.type, g.players, g.status, g.move_number, g.to_move, g.outcome,"
-            " CASE WHEN g.status = 'finished' THEN json_extract(g.snapshot, '$.players') END, g.deadline"
+            f" CASE WHEN g.status = 'finished' THEN {self._sql.finished_seats} END, g.deadline"
             f" FROM games g{joins}{condition} ORDER BY {order} LIMIT ? OFFSET ?",
             [*params, limit, offset],
         ) as cursor:
@@ -589,7 +687,7 @@ class CoreStore:
         dice, a resignation's note) and left as JSON text; every other row carries ``"[]"``."""
         async with self._db.execute(
             "SELECT number, player_id, text, auto,"
-            " CASE WHEN text IN ('resign', 'undo') OR instr(events, '\"roll\"') > 0 THEN events ELSE '[]' END"
+            f" CASE WHEN text IN ('resign', 'undo') OR {self._sql.events_hold_a_roll} THEN events ELSE '[]' END"
             " FROM moves WHERE game_id = ? ORDER BY seq",
             (game_id,),
         ) as cursor:
@@ -643,7 +741,7 @@ class CoreStore:
         async with self.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO challenges (type, options, players, accepted, status, guild_id, channel_id, created_at,"
-                " expires_at) VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?)",
+                " expires_at) VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?)" + self._sql.returning_id,
                 (
                     game_type,
                     _dumps(list(options)),
@@ -756,7 +854,7 @@ async def _write_clock(db: Connection, game_id: int, write: ClockWrite) -> None:
         await db.execute("INSERT INTO timers (due_at, kind, game_id) VALUES (?, 'clock', ?)", (write.timer_at, game_id))
 
 
-async def _append_memory(db: Connection, game_id: int, start: int, values: Sequence[int]) -> None:
+async def _append_memory(db: Connection, sql: Dialect, game_id: int, start: int, values: Sequence[int]) -> None:
     """Append ``values`` (unsigned 64-bit, 8 bytes little-endian each) after the ``start`` values a game's memory
     holds, touching only the chunks they fall in."""
     index = 0
@@ -769,7 +867,7 @@ async def _append_memory(db: Connection, game_id: int, start: int, values: Seque
             data.byteswap()
         await db.execute(
             "INSERT INTO game_memory (game_id, chunk, data) VALUES (?, ?, ?)"
-            " ON CONFLICT(game_id, chunk) DO UPDATE SET data = CAST(game_memory.data || excluded.data AS BLOB)",
+            f" ON CONFLICT(game_id, chunk) DO UPDATE SET data = {sql.memory_append}",
             (game_id, chunk, data.tobytes()),
         )
         index += take

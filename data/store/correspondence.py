@@ -58,7 +58,8 @@ class CorrespondenceStore(CoreStore):
     ) -> int:
         async with self.transaction() as db:
             cursor = await db.execute(
-                "INSERT INTO timers (due_at, kind, game_id, player_id, ref, data) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO timers (due_at, kind, game_id, player_id, ref, data) VALUES (?, ?, ?, ?, ?, ?)"
+                + self._sql.returning_id,
                 (due_at, kind, game_id, player_id, ref, _dumps(data or {})),
             )
             return int(cursor.lastrowid)
@@ -87,7 +88,9 @@ class CorrespondenceStore(CoreStore):
         ``expected_log_length`` logged actions and (with ``write.claim``) its clock timer is the one read;
         otherwise :class:`StaleWriteError` and nothing is written."""
         async with self.transaction() as db:
-            async with db.execute("SELECT log_length FROM games WHERE id = ?", (game_id,)) as cursor:
+            async with db.execute(
+                "SELECT log_length FROM games WHERE id = ?" + self._sql.for_update, (game_id,)
+            ) as cursor:
                 row = await cursor.fetchone()
             if row is None:
                 raise NotFoundError(f"there is no game {game_id}")
@@ -169,6 +172,8 @@ class CorrespondenceStore(CoreStore):
         """Store an open proposal (the proposer agrees by making it), unless the game already has one open."""
         now = self.now()
         async with self.transaction() as db:
+            if self._sql.for_update:  # two processes proposing at once: the second waits, then sees the first
+                await db.execute("SELECT id FROM games WHERE id = ?" + self._sql.for_update, (game_id,))
             async with db.execute(
                 "SELECT id FROM proposals WHERE game_id = ? AND status = 'open'", (game_id,)
             ) as cursor:
@@ -176,7 +181,7 @@ class CorrespondenceStore(CoreStore):
                     raise StaleWriteError(f"game {game_id} already has an open proposal")
             cursor = await db.execute(
                 "INSERT INTO proposals (game_id, kind, proposer, log_length, accepted, status, created_at, expires_at)"
-                " VALUES (?, ?, ?, ?, ?, 'open', ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, 'open', ?, ?)" + self._sql.returning_id,
                 (game_id, kind, proposer, log_length, _dumps([proposer]), now, expires_at),
             )
             proposal_id = int(cursor.lastrowid)
@@ -250,7 +255,8 @@ class CorrespondenceStore(CoreStore):
     async def add_queued_line(self, game_id: int, player_id: str, moves: Sequence[str]) -> int:
         async with self.transaction() as db:
             cursor = await db.execute(
-                "INSERT INTO queued_lines (game_id, player_id, moves, created_at) VALUES (?, ?, ?, ?)",
+                "INSERT INTO queued_lines (game_id, player_id, moves, created_at) VALUES (?, ?, ?, ?)"
+                + self._sql.returning_id,
                 (game_id, player_id, _dumps(list(moves)), self.now()),
             )
             return int(cursor.lastrowid)
