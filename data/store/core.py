@@ -728,6 +728,29 @@ class CoreStore:
                 (key, value),
             )
 
+    async def claim_meta(self, key: str, *, unless: tuple[str, str] | None = None, now: float, lease: float) -> bool:
+        """Claim the job named ``key`` for ``lease`` seconds, atomically over every process on this database: true
+        when no claim of ``key`` younger than ``lease`` exists and (with ``unless=(other_key, value)``) the meta
+        row ``other_key`` does not already hold ``value`` (the job is done). The claim is the meta row ``key``
+        holding its time; :meth:`release_meta` ends it early."""
+        async with self.transaction() as db:
+            if unless is not None:
+                async with db.execute("SELECT value FROM meta WHERE key = ?", (unless[0],)) as cursor:
+                    row = await cursor.fetchone()
+                if row is not None and str(row[0]) == unless[1]:
+                    return False
+            cursor = await db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+                " WHERE CAST(meta.value AS REAL) <= ?",
+                (key, repr(now), now - lease),
+            )
+            return cursor.rowcount == 1
+
+    async def release_meta(self, key: str) -> None:
+        """End a claim taken by :meth:`claim_meta`."""
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM meta WHERE key = ?", (key,))
+
 
 async def _write_clock(db: Connection, game_id: int, write: ClockWrite) -> None:
     """Claim the game's clock timer (see :class:`ClockWrite`), store its clock, and schedule its next timer."""
