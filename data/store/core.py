@@ -49,16 +49,20 @@ class DamagedRowError(StoreError):
     """A row cannot be read (bad JSON, missing fields); only that game or challenge is affected."""
 
 
-class ClockWrite(NamedTuple):
-    """A game's clock as a write leaves it: its JSON (``None``: untimed, as games from before clocks), the
-    deadline of the player to move (``None``: no clock running), and when its clock timer next fires (the next
-    warning, the timeout, or an untimed game's reminder; ``None``: never, the game is over).
+#: how long a write waits for another process's write transaction to end
+BUSY_SECONDS = 10.0
 
-    ``claim`` is the id of the clock timer the writer read (``GameRow.timer_id``): the write happens only if
-    that timer is still there, and removes it. Every clock write replaces the timer, so a claim is a version
-    check: of two processes acting on the same due timer, or a sweep racing a vacation switch, one writes and
-    the other gets :class:`StaleWriteError`. ``None`` (a move, guarded by the log length instead) replaces
-    whatever timer the game has."""
+
+class ClockWrite(NamedTuple):
+    """A game's clock as a write leaves it: its JSON (``None``: untimed, as games from before clocks), the deadline of
+    the player to move (``None``: no clock running), and when its clock timer next fires (the next warning, the timeout,
+    or an untimed game's reminder; ``None``: never, the game is over).
+
+    ``claim`` is the id of the clock timer the writer read (``GameRow.timer_id``): the write happens only if that timer
+    is still there, and removes it. Every clock write replaces the timer (under a new id: timer ids are never
+    reused, see :func:`insert_timer`), so a claim is a version check: of two processes acting on the same due timer,
+    or a sweep racing a vacation switch, one writes and the other gets :class:`StaleWriteError`. ``None`` (a move,
+    guarded by the log length instead) replaces whatever timer the game has."""
 
     clock: dict[str, Any] | None
     deadline: float | None
@@ -178,7 +182,12 @@ class CoreStore:
             raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
         try:
             connection.row_factory = sqlite3.Row
-            for pragma in ("busy_timeout=10000", "journal_mode=WAL", "foreign_keys=ON", "synchronous=FULL"):
+            for pragma in (
+                f"busy_timeout={int(BUSY_SECONDS * 1000)}",
+                "journal_mode=WAL",
+                "foreign_keys=ON",
+                "synchronous=FULL",
+            ):
                 await connection.execute(f"PRAGMA {pragma}")
             store = cls(connection, lock)
             store.path = where
@@ -206,13 +215,36 @@ class CoreStore:
     async def transaction(self) -> AsyncIterator[Connection]:
         """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
         async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            await self._begin()
             try:
                 yield self._db
             except BaseException:
                 await self._db.execute("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
+
+    async def _begin(self) -> None:
+        """``BEGIN IMMEDIATE``. SQLite answers "database is locked" at once, without waiting out the busy
+        timeout, when this connection still reads (another coroutine's query between its steps) from before
+        another process's commit; the read ends within moments, so the bot's connection tries again, for as long
+        as the busy timeout would have waited. The console's direct connection is used by one command at a time
+        and never meets this."""
+        if isinstance(self._db, DirectConnection):
+            await self._db.execute("BEGIN IMMEDIATE")
+            return
+        import asyncio
+
+        deadline = time.monotonic() + BUSY_SECONDS
+        pause = 0.001
+        while True:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.05)
 
     async def _migrate(self, *, backup: bool) -> None:
         async with self._db.execute(
@@ -767,7 +799,36 @@ async def _write_clock(db: Connection, game_id: int, write: ClockWrite) -> None:
         (None if write.clock is None else _dumps(write.clock), write.deadline, game_id),
     )
     if write.timer_at is not None:
-        await db.execute("INSERT INTO timers (due_at, kind, game_id) VALUES (?, 'clock', ?)", (write.timer_at, game_id))
+        await insert_timer(db, write.timer_at, "clock", game_id=game_id)
+
+
+async def insert_timer(
+    db: Connection,
+    due_at: float,
+    kind: str,
+    *,
+    game_id: int | None = None,
+    player_id: str | None = None,
+    ref: int | None = None,
+    data: str = "{}",
+) -> int:
+    """Insert a timer under an id never used before (the high-water mark is kept in ``meta``), so a timer id is
+    a version: a claim by a process that read a timer since replaced cannot take its successor, even when
+    SQLite would have handed the deleted row's id to the new one."""
+    cursor = await db.execute(
+        "INSERT INTO timers (id, due_at, kind, game_id, player_id, ref, data) VALUES ("
+        " (SELECT MAX(COALESCE(MAX(id), 0),"
+        "  COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'timers:last_id'), 0)) + 1 FROM timers),"
+        " ?, ?, ?, ?, ?, ?)",
+        (due_at, kind, game_id, player_id, ref, data),
+    )
+    timer_id = int(cursor.lastrowid)
+    await db.execute(
+        "INSERT INTO meta (key, value) VALUES ('timers:last_id', ?)"
+        " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (str(timer_id),),
+    )
+    return timer_id
 
 
 async def _append_memory(db: Connection, game_id: int, start: int, values: Sequence[int]) -> None:

@@ -2,7 +2,8 @@
 and conditional moves.
 
 A timer is claimed by deleting its row inside the transaction that acts on it: of two processes that read the
-same due row, one deletes it and acts, the other finds nothing to delete and does nothing. A game's clock timer
+same due row, one deletes it and acts, the other finds nothing to delete and does nothing (timer ids are never
+reused, so the other cannot delete a successor by mistake). A game's clock timer
 is claimed together with the write of its clock (:class:`data.store.core.ClockWrite`).
 """
 
@@ -21,6 +22,7 @@ from data.store.core import (
     _dumps,
     _loads,
     _write_clock,
+    insert_timer,
 )
 
 #: an active game as a vacation switch needs it: id, log length, clock, player to move, clock timer id
@@ -57,11 +59,9 @@ class CorrespondenceStore(CoreStore):
         data: dict[str, Any] | None = None,
     ) -> int:
         async with self.transaction() as db:
-            cursor = await db.execute(
-                "INSERT INTO timers (due_at, kind, game_id, player_id, ref, data) VALUES (?, ?, ?, ?, ?, ?)",
-                (due_at, kind, game_id, player_id, ref, _dumps(data or {})),
+            return await insert_timer(
+                db, due_at, kind, game_id=game_id, player_id=player_id, ref=ref, data=_dumps(data or {})
             )
-            return int(cursor.lastrowid)
 
     async def claim_timer(self, timer_id: int) -> bool:
         """Take a due timer for this process: ``True`` once, ``False`` to everyone else (it was already taken)."""
@@ -179,10 +179,7 @@ class CorrespondenceStore(CoreStore):
             )
             proposal_id = int(cursor.lastrowid)
             if expires_at is not None:
-                await db.execute(
-                    "INSERT INTO timers (due_at, kind, game_id, ref) VALUES (?, 'proposal', ?, ?)",
-                    (expires_at, game_id, proposal_id),
-                )
+                await insert_timer(db, expires_at, "proposal", game_id=game_id, ref=proposal_id)
             return proposal_id
 
     async def load_proposal(self, proposal_id: int) -> ProposalRow:

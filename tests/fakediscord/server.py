@@ -197,6 +197,21 @@ class FakeDiscord:
         self.guilds[guild_id].members[uid] = p.member(self.users[uid], joined=p.iso_now())
         return uid
 
+    def join(self, guild_id: int, user_id: int) -> None:
+        """Make an existing user a member of another guild too."""
+        self.guilds[guild_id].members[user_id] = p.member(self.users[user_id], joined=p.iso_now())
+
+    def open_dm(self, user_id: int) -> int:
+        """The id of the DM channel between the bot and ``user_id`` (opened if needed), where that user can type
+        slash commands."""
+        recipient = self._user(user_id)
+        if user_id not in self.dm_channels:
+            cid = p.snowflake()
+            self.channels[cid] = p.dm_channel(cid, recipient)
+            self.channel_messages[cid] = []
+            self.dm_channels[user_id] = cid
+        return self.dm_channels[user_id]
+
     def _new_user(self, name: str, *, bot: bool = False) -> int:
         uid = p.snowflake()
         self.users[uid] = p.user(uid, name, bot=bot)
@@ -489,7 +504,7 @@ class FakeDiscord:
                 context=0,
             )
         else:
-            payload.update(user=self.users[record.user_id], authorizing_integration_owners={"1": ""}, context=1)
+            payload.update(user=self.users[record.user_id], authorizing_integration_owners={"0": "0"}, context=1)
         if message is not None:
             payload["message"] = message
         return payload
@@ -1131,13 +1146,7 @@ class FakeDiscord:
 
     async def _post_dm(self, request: web.Request) -> web.Response:
         uid = int((await request.json())["recipient_id"])
-        recipient = self._user(uid)
-        if uid not in self.dm_channels:
-            cid = p.snowflake()
-            self.channels[cid] = p.dm_channel(cid, recipient)
-            self.channel_messages[cid] = []
-            self.dm_channels[uid] = cid
-        return json_response(self.channels[self.dm_channels[uid]])
+        return json_response(self.channels[self.open_dm(uid)])
 
     # ------------------------------------------------------------------------------------------------ guilds
 
