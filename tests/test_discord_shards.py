@@ -215,7 +215,13 @@ async def test_the_sweep_in_both_processes_at_once_tells_each_warning_timeout_an
 
 async def test_one_bot_without_shard_ids_runs_every_shard_discord_recommends(shards: Shards, tmp_path: Path) -> None:
     w = shards
-    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
+    bot = PbmBot(bot_config(w.fake, tmp_path / "pbm.sqlite3"))
+
+    async def at_once(shard_id: int, *, initial: bool = False) -> None:
+        """Discord wants 5 s between two IDENTIFYs (discord.py waits them); the fake does not."""
+
+    bot.before_identify_hook = at_once  # type: ignore[method-assign]
+    async with running(bot, w.fake):
         replies = [await w.fake.reply(await w.fake.slash(w.alice, c, "help")) for c in w.channels]
         sessions = sorted(s.shard for s in w.fake.sessions if s.shard is not None)
     assert bot.shard_count == 2 and sessions == [(0, 2), (1, 2)]
