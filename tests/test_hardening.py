@@ -187,7 +187,9 @@ def test_pbm_run_without_a_token_creates_no_database(tmp_path: Path) -> None:
 # ---- 5, 6: numbers and long input ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("word", ["9223372036854775808", "9" * 4000, "²", "١", "-1", "0", "1.5", "0x10", "１"])
+@pytest.mark.parametrize(
+    "word", ["9223372036854775808", "9" * 4000, "²", "١", "-1", "0", "1.5", "0x10", "１"]
+)
 async def test_game_numbers_are_ascii_digits_in_range(console: Console, word: str) -> None:
     await console.run("druid challenge alice bob")
     message = await refused(console, f"druid show {word}")
