@@ -18,7 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from bot.config import Config, ai_seconds, db_target, default_db_path
+from bot.config import Config, ai_seconds, db_target, default_db_path, shard_count, shard_ids
 
 NO_TOKEN = (
     "No Discord token: set DISCORD_TOKEN (or pass --token) to run the bot.\n"
@@ -59,6 +59,15 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--token", default=None, help="Discord bot token (default: $DISCORD_TOKEN)")
         database(p)
         p.add_argument("--verbose", action="store_true", help="on failure, print the full details")
+        if name == "run":
+            p.add_argument(
+                "--shards", default=None, help="run only these shards, like 0,1 or 0-3 (default: $PBM_SHARDS or all)"
+            )
+            p.add_argument(
+                "--shard-count",
+                default=None,
+                help="shards over all processes (default: $PBM_SHARD_COUNT or Discord's recommendation)",
+            )
     check = sub.add_parser("check", help="check the database: SQLite's integrity check and every game replayed")
     database(check)
     backup = sub.add_parser("backup", help="copy the live database, consistently, to a new file")
@@ -304,7 +313,19 @@ def _main(argv: Sequence[str] | None) -> int:
             return EXIT_ENVIRONMENT
         except KeyboardInterrupt:
             return 130
-    config = Config.from_env(token=args.token, db_path=args.db)
+    try:
+        sharding = {}
+        if args.command == "run":
+            sharding = {
+                "shard_ids": shard_ids(args.shards, "--shards"),
+                "shard_count": shard_count(args.shard_count, "--shard-count"),
+            }
+        config = Config.from_env(token=args.token, db_path=args.db, **sharding)
+    except SystemExit as exc:
+        if not isinstance(exc.code, str):
+            raise
+        print(f"pbm: {exc.code}", file=sys.stderr)
+        return EXIT_ENVIRONMENT
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return EXIT_ENVIRONMENT

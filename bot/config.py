@@ -69,6 +69,48 @@ def clock_offset(env: Mapping[str, str] | None = None) -> float:
         raise SystemExit(f"PBM_CLOCK_OFFSET must be a number of seconds, not {raw!r}") from None
 
 
+def shard_ids(raw: str | None, name: str = "PBM_SHARDS") -> tuple[int, ...] | None:
+    """``PBM_SHARDS`` / ``--shards``: the shards this process runs, like ``0,1`` or ``0-3`` (ranges inclusive);
+    ``None`` when unset (every shard)."""
+    if raw is None or raw.strip() == "":
+        return None
+    found: list[int] = []
+    for part in raw.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise SystemExit(f"{name} must list shard numbers like 0,1 or 0-3, not {raw!r}")
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise SystemExit(f"{name}: the range {part.strip()} runs backwards")
+        found.extend(range(first, last + 1))
+    if len(set(found)) != len(found):
+        raise SystemExit(f"{name} names a shard twice: {raw!r}")
+    return tuple(sorted(found))
+
+
+def shard_count(raw: str | None, name: str = "PBM_SHARD_COUNT") -> int | None:
+    """``PBM_SHARD_COUNT`` / ``--shard-count``: how many shards the bot has over all its processes; ``None``
+    when unset (Discord's recommendation)."""
+    if raw is None or raw.strip() == "":
+        return None
+    if not raw.strip().isdigit() or int(raw) < 1:
+        raise SystemExit(f"{name} must be a whole number of shards, at least 1, not {raw!r}")
+    return int(raw)
+
+
+def check_shards(ids: tuple[int, ...] | None, count: int | None) -> None:
+    """Shard numbers need a count, and each must be below it (shards are numbered from 0)."""
+    if ids is None:
+        return
+    if count is None:
+        raise SystemExit("PBM_SHARDS (--shards) needs PBM_SHARD_COUNT (--shard-count): the shards of all processes")
+    outside = [i for i in ids if i >= count]
+    if outside:
+        raise SystemExit(
+            f"shard {outside[0]} does not exist with a shard count of {count}: shards are 0 to {count - 1}"
+        )
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the Discord bot needs to start. Time settings are in seconds."""
@@ -84,13 +126,22 @@ class Config:
     gateway_url: str | None = None
     cdn_base: str | None = None
     clock_offset: float = 0.0
+    #: the shards this process runs (None: every shard) and the shard count of the whole bot (None: Discord's
+    #: recommendation)
+    shard_ids: tuple[int, ...] | None = None
+    shard_count: int | None = None
+
+    @property
+    def runs_shard_zero(self) -> bool:
+        """Whether this process runs shard 0 (or every shard): the one that receives DMs and syncs commands."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Config:
         """Read ``DISCORD_TOKEN``, ``PBM_DB`` / ``PBM_DATA_DIR``, ``DISCORD_GUILD_ID``, ``PBM_CHALLENGE_TTL``,
-        ``PBM_REMINDER_INTERVAL`` and the test knobs ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``,
-        ``DISCORD_CDN_BASE`` (a loopback fake Discord) and ``PBM_CLOCK_OFFSET`` (shifts the bot's clock). Keyword
-        arguments (from the command line) win over the environment."""
+        ``PBM_REMINDER_INTERVAL``, ``PBM_SHARDS``, ``PBM_SHARD_COUNT`` and the test knobs ``DISCORD_API_BASE``,
+        ``DISCORD_GATEWAY_URL``, ``DISCORD_CDN_BASE`` (a loopback fake Discord) and ``PBM_CLOCK_OFFSET`` (shifts the
+        bot's clock). Keyword arguments (from the command line) win over the environment."""
         env = os.environ if env is None else env
         guild = env.get("DISCORD_GUILD_ID") or None
         if guild is not None and not guild.isdigit():
@@ -106,7 +157,10 @@ class Config:
             "gateway_url": env.get("DISCORD_GATEWAY_URL") or None,
             "cdn_base": env.get("DISCORD_CDN_BASE") or None,
             "clock_offset": clock_offset(env),
+            "shard_ids": shard_ids(env.get("PBM_SHARDS")),
+            "shard_count": shard_count(env.get("PBM_SHARD_COUNT")),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
+        check_shards(values["shard_ids"], values["shard_count"])  # type: ignore[arg-type]
         values["db_path"] = db_target(values["db_path"])  # type: ignore[arg-type]
         return cls(**values)  # type: ignore[arg-type]

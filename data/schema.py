@@ -97,7 +97,7 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN deadline REAL;
     CREATE INDEX games_by_deadline ON games(status, deadline);
     CREATE TABLE timers (
-        id       INTEGER PRIMARY KEY,
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
         due_at   REAL NOT NULL,
         kind     TEXT NOT NULL CHECK (kind IN ('clock', 'proposal', 'vacation', 'deliver')),
         game_id  INTEGER REFERENCES games(id) ON DELETE CASCADE,

@@ -1,7 +1,8 @@
 """The Discord bot: construction without side effects (:func:`create_bot`), the loopback endpoints honoured before
-login, command sync only when the command set changed, a background sweep (expired challenges, boards whose post
-failed, and what the actions' sweep reports: clock warnings, reminders, timeouts), and the ``pbm run`` / ``pbm sync``
-entry points with a clean exit on SIGTERM."""
+login, sharding (every shard in one process, or ``PBM_SHARDS`` of ``PBM_SHARD_COUNT`` in each of several processes on
+one database), command sync only when the command set changed and only by one process, a background sweep (expired
+challenges, boards whose post failed, and what the actions' sweep reports: clock warnings, reminders, timeouts), and
+the ``pbm run`` / ``pbm sync`` entry points with a clean exit on SIGTERM."""
 
 from __future__ import annotations
 
@@ -42,6 +43,8 @@ from data.store import Store
 log = logging.getLogger("pbm.discord")
 #: the longest pause between two sweeps, in seconds
 MAX_SWEEP_INTERVAL = 60.0
+#: seconds a process's claim to push the slash commands keeps others from pushing (a push takes about a second)
+SYNC_LEASE = 300.0
 
 
 def apply_endpoints(config: Config) -> None:
@@ -54,8 +57,13 @@ def apply_endpoints(config: Config) -> None:
         discord.asset.Asset.BASE = config.cdn_base
 
 
-class PbmBot(commands.Bot):
-    """The pbm bot. The store opens in ``setup_hook`` (after login) and closes with the bot."""
+class PbmBot(commands.AutoShardedBot):
+    """The pbm bot. The store opens in ``setup_hook`` (after login) and closes with the bot.
+
+    It runs the shards ``config.shard_ids`` of ``config.shard_count`` (by default every shard Discord recommends,
+    in this one process). Several processes on one database share the work: each receives the events of its own
+    shards' guilds (DMs come to shard 0), any of them may post anywhere through REST, the sweep's timers are
+    claimed in the database so each fires once, and only the process of shard 0 syncs the slash commands."""
 
     def __init__(
         self,
@@ -68,7 +76,13 @@ class PbmBot(commands.Bot):
     ) -> None:
         """``clock`` is the one time source of the actions (default: the system clock shifted by
         ``config.clock_offset``); tests pass one they move by hand."""
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,
+            shard_count=config.shard_count,
+        )
         self.config = config
         self.force_sync = force_sync
         self.synced: bool | None = None
@@ -108,7 +122,11 @@ class PbmBot(commands.Bot):
             self.tree.add_command(command)
         self.tree.add_command(show_board_menu(self.games))
         self.add_dynamic_items(ChallengeButton, MoveButton, MoveSelect, ReplayButton, ProposalButton, PreviewButton)
-        self.synced = await sync_if_changed(self, self._store, force=self.force_sync)
+        if self.force_sync or self.config.runs_shard_zero:
+            self.synced = await sync_if_changed(self, self._store, force=self.force_sync)
+        else:
+            log.info("commands are synced by the process of shard 0; not this one (shards %s)", self.shard_ids)
+            self.synced = False
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def close(self) -> None:
@@ -180,17 +198,28 @@ def command_digest(bot: commands.Bot, guild: discord.abc.Snowflake | None) -> st
 
 async def sync_if_changed(bot: PbmBot, store: Store, *, force: bool = False) -> bool:
     """Push the commands (to ``DISCORD_GUILD_ID`` or globally) when their hash differs from the last push, or
-    when forced; Discord allows 200 command creations a day per guild."""
+    when forced; Discord allows 200 command creations a day per guild. Unless forced, the push is claimed in the
+    database first (:meth:`Store.claim_meta`), so of several processes started together exactly one pushes; the
+    others find the claim, or the new hash, and leave it."""
     guild = discord.Object(bot.config.guild_id) if bot.config.guild_id else None
     if guild is not None:
         bot.tree.copy_global_to(guild=guild)
     digest = command_digest(bot, guild)
     key = f"commands:{bot.config.guild_id or 'global'}"
-    if not force and await store.get_meta(key) == digest:
-        log.info("commands unchanged since the last sync; not syncing")
-        return False
-    await bot.tree.sync(guild=guild)
-    await store.set_meta(key, digest)
+    claim = f"{key}:pushing"
+    if not force:
+        if await store.get_meta(key) == digest:
+            log.info("commands unchanged since the last sync; not syncing")
+            return False
+        if not await store.claim_meta(claim, unless=(key, digest), now=time.time(), lease=SYNC_LEASE):
+            log.info("another process is syncing the commands, or has just done it; not syncing")
+            return False
+    try:
+        await bot.tree.sync(guild=guild)
+        await store.set_meta(key, digest)
+    finally:
+        if not force:
+            await store.release_meta(claim)
     log.info("commands synced %s", f"to guild {bot.config.guild_id}" if guild else "globally")
     return True
 

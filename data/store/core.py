@@ -56,16 +56,20 @@ class DamagedRowError(StoreError):
     """A row cannot be read (bad JSON, missing fields); only that game or challenge is affected."""
 
 
-class ClockWrite(NamedTuple):
-    """A game's clock as a write leaves it: its JSON (``None``: untimed, as games from before clocks), the
-    deadline of the player to move (``None``: no clock running), and when its clock timer next fires (the next
-    warning, the timeout, or an untimed game's reminder; ``None``: never, the game is over).
+#: how long a write waits for another process's write transaction to end
+BUSY_SECONDS = 10.0
 
-    ``claim`` is the id of the clock timer the writer read (``GameRow.timer_id``): the write happens only if
-    that timer is still there, and removes it. Every clock write replaces the timer, so a claim is a version
-    check: of two processes acting on the same due timer, or a sweep racing a vacation switch, one writes and
-    the other gets :class:`StaleWriteError`. ``None`` (a move, guarded by the log length instead) replaces
-    whatever timer the game has."""
+
+class ClockWrite(NamedTuple):
+    """A game's clock as a write leaves it: its JSON (``None``: untimed, as games from before clocks), the deadline of
+    the player to move (``None``: no clock running), and when its clock timer next fires (the next warning, the timeout,
+    or an untimed game's reminder; ``None``: never, the game is over).
+
+    ``claim`` is the id of the clock timer the writer read (``GameRow.timer_id``): the write happens only if that timer
+    is still there, and removes it. Every clock write replaces the timer (under a new id: timer ids are never
+    reused, see :func:`insert_timer`), so a claim is a version check: of two processes acting on the same due timer,
+    or a sweep racing a vacation switch, one writes and the other gets :class:`StaleWriteError`. ``None`` (a move,
+    guarded by the log length instead) replaces whatever timer the game has."""
 
     clock: dict[str, Any] | None
     deadline: float | None
@@ -236,7 +240,12 @@ class CoreStore:
             raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
         try:
             connection.row_factory = sqlite3.Row
-            for pragma in ("busy_timeout=10000", "journal_mode=WAL", "foreign_keys=ON", "synchronous=FULL"):
+            for pragma in (
+                f"busy_timeout={int(BUSY_SECONDS * 1000)}",
+                "journal_mode=WAL",
+                "foreign_keys=ON",
+                "synchronous=FULL",
+            ):
                 await connection.execute(f"PRAGMA {pragma}")
             store = cls(connection, lock)
             store.path = where
@@ -291,7 +300,7 @@ class CoreStore:
     async def transaction(self) -> AsyncIterator[Connection]:
         """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
         async with self._write_lock:
-            await self._db.execute(self._sql.begin)
+            await self._begin()
             try:
                 yield self._db
             except BaseException as exc:
@@ -303,6 +312,29 @@ class CoreStore:
                 await self._db.execute("COMMIT")
             except self._sql.conflicts as exc:
                 raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
+
+    async def _begin(self) -> None:
+        """Open a write transaction (SQLite: ``BEGIN IMMEDIATE``). SQLite answers "database is locked" at once,
+        without waiting out the busy timeout, when this connection still reads (another coroutine's query between
+        its steps) from before another process's commit; the read ends within moments, so the bot's connection
+        tries again, for as long as the busy timeout would have waited. The console's direct connection is used
+        by one command at a time and never meets this; PostgreSQL waits for locks by itself."""
+        if isinstance(self._db, DirectConnection) or self._sql.name != "sqlite":
+            await self._db.execute(self._sql.begin)
+            return
+        import asyncio
+
+        deadline = time.monotonic() + BUSY_SECONDS
+        pause = 0.001
+        while True:
+            try:
+                await self._db.execute(self._sql.begin)
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.05)
 
     async def _migrate(self, *, backup: bool) -> None:
         migrations = self._sql.migrations
@@ -835,6 +867,29 @@ class CoreStore:
                 (key, value),
             )
 
+    async def claim_meta(self, key: str, *, unless: tuple[str, str] | None = None, now: float, lease: float) -> bool:
+        """Claim the job named ``key`` for ``lease`` seconds, atomically over every process on this database: true
+        when no claim of ``key`` younger than ``lease`` exists and (with ``unless=(other_key, value)``) the meta
+        row ``other_key`` does not already hold ``value`` (the job is done). The claim is the meta row ``key``
+        holding its time; :meth:`release_meta` ends it early."""
+        async with self.transaction() as db:
+            if unless is not None:
+                async with db.execute("SELECT value FROM meta WHERE key = ?", (unless[0],)) as cursor:
+                    row = await cursor.fetchone()
+                if row is not None and str(row[0]) == unless[1]:
+                    return False
+            cursor = await db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+                " WHERE CAST(meta.value AS REAL) <= ?",
+                (key, repr(now), now - lease),
+            )
+            return cursor.rowcount == 1
+
+    async def release_meta(self, key: str) -> None:
+        """End a claim taken by :meth:`claim_meta`."""
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM meta WHERE key = ?", (key,))
+
 
 async def _write_clock(db: Connection, game_id: int, write: ClockWrite) -> None:
     """Claim the game's clock timer (see :class:`ClockWrite`), store its clock, and schedule its next timer."""
@@ -851,7 +906,25 @@ async def _write_clock(db: Connection, game_id: int, write: ClockWrite) -> None:
         (None if write.clock is None else _dumps(write.clock), write.deadline, game_id),
     )
     if write.timer_at is not None:
-        await db.execute("INSERT INTO timers (due_at, kind, game_id) VALUES (?, 'clock', ?)", (write.timer_at, game_id))
+        await insert_timer(db, write.timer_at, "clock", game_id=game_id)
+
+
+async def insert_timer(
+    db: Connection,
+    due_at: float,
+    kind: str,
+    *,
+    game_id: int | None = None,
+    player_id: str | None = None,
+    ref: int | None = None,
+) -> None:
+    """Schedule a timer inside the caller's transaction. Timer ids are never reused (SQLite: ``AUTOINCREMENT``;
+    PostgreSQL: an identity), so a timer id is a version: a process that read a timer since replaced cannot
+    claim its successor."""
+    await db.execute(
+        "INSERT INTO timers (due_at, kind, game_id, player_id, ref) VALUES (?, ?, ?, ?, ?)",
+        (due_at, kind, game_id, player_id, ref),
+    )
 
 
 async def _append_memory(db: Connection, sql: Dialect, game_id: int, start: int, values: Sequence[int]) -> None:

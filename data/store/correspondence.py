@@ -2,7 +2,8 @@
 and conditional moves.
 
 A timer is claimed by deleting its row inside the transaction that acts on it: of two processes that read the
-same due row, one deletes it and acts, the other finds nothing to delete and does nothing. A game's clock timer
+same due row, one deletes it and acts, the other finds nothing to delete and does nothing (timer ids are never
+reused, so the other cannot delete a successor by mistake). A game's clock timer
 is claimed together with the write of its clock (:class:`data.store.core.ClockWrite`).
 """
 
@@ -21,6 +22,7 @@ from data.store.core import (
     _dumps,
     _loads,
     _write_clock,
+    insert_timer,
 )
 
 #: an active game as a vacation switch needs it: id, log length, clock, player to move, clock timer id
@@ -186,10 +188,7 @@ class CorrespondenceStore(CoreStore):
             )
             proposal_id = int(cursor.lastrowid)
             if expires_at is not None:
-                await db.execute(
-                    "INSERT INTO timers (due_at, kind, game_id, ref) VALUES (?, 'proposal', ?, ?)",
-                    (expires_at, game_id, proposal_id),
-                )
+                await insert_timer(db, expires_at, "proposal", game_id=game_id, ref=proposal_id)
             return proposal_id
 
     async def load_proposal(self, proposal_id: int) -> ProposalRow:

@@ -1,8 +1,9 @@
 """The gateway side of the fake: one websocket session per connected client, speaking Discord's JSON opcodes.
 
-discord.py sends IDENTIFY (or RESUME after a drop) after HELLO and heartbeats on the interval HELLO gives; the
-fake answers READY plus one GUILD_CREATE per guild, HEARTBEAT_ACK, RESUMED, and pushes dispatch events. Frames
-are sent as text, which discord.py accepts even though it asked for zlib-stream compression.
+discord.py sends IDENTIFY (or RESUME after a drop) after HELLO and heartbeats on the interval HELLO gives; the fake
+answers READY plus one GUILD_CREATE per guild (of its shard, when IDENTIFY names one), HEARTBEAT_ACK, RESUMED, and
+pushes dispatch events. Frames are sent as text, which discord.py accepts even though it asked for zlib-stream
+compression.
 """
 
 from __future__ import annotations
@@ -28,6 +29,16 @@ class GatewaySession:
     intents: int | None = None
     resumed: bool = False
     heartbeats: int = 0
+    #: ``(shard_id, shard_count)`` from IDENTIFY (kept over a RESUME); None for a connection without sharding
+    shard: tuple[int, int] | None = None
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether Discord would send this connection the events of ``guild_id`` (``None``: a DM): guilds go to
+        shard ``(guild_id >> 22) % shard_count``, DMs to shard 0; an unsharded connection gets everything."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else (guild_id >> 22) % count)
 
     async def send(self, op: int, data: Any, event: str | None = None) -> None:
         """Send one frame; dispatches carry the next sequence number as Discord's do."""

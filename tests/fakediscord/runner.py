@@ -32,10 +32,20 @@ def endpoints_pointed_at(fake: FakeDiscord) -> Iterator[None]:
 
 @contextlib.asynccontextmanager
 async def running(client: discord.Client, fake: FakeDiscord, timeout: float = 10.0) -> AsyncIterator[None]:
-    """Log ``client`` in to the fake, wait until its gateway session is identified, and close it on exit.
-    A client that fails to start raises its own error here rather than a timeout."""
+    """Log ``client`` in to the fake, wait until its gateway sessions are identified (one per shard it runs: an
+    :class:`discord.AutoShardedClient` without shard ids runs the count the fake recommends), and close it on
+    exit. A client that fails to start raises its own error here rather than a timeout."""
+    before = list(fake.sessions)
+    expected = 1
+    if isinstance(client, discord.AutoShardedClient):
+        expected = len(client.shard_ids) if client.shard_ids else (client.shard_count or fake.shards)
+
+    def connected() -> bool:
+        mine = [s for s in fake.sessions if s.ready and not s.ws.closed and not any(s is b for b in before)]
+        return len(mine) >= expected
+
     task = asyncio.create_task(client.start(fake.token))
-    waiter = asyncio.create_task(fake.wait_connected(timeout))
+    waiter = asyncio.create_task(fake.wait_for(connected, timeout, "identified gateway session"))
     done, _ = await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
     if task in done:
         waiter.cancel()

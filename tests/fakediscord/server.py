@@ -11,6 +11,11 @@ Facts reproduced from Discord because discord.py depends on them: a JSON reply's
 ``?with_response=1`` with the created message so views bind to its id; the first followup after a deferred
 ("thinking") reply replaces that reply and pings nobody; a thread started from a message shares its id; a message
 sent to an archived, unlocked thread unarchives it; an interaction not answered within 3 s is unknown.
+
+Sharding as Discord does it: IDENTIFY may carry ``shard: [shard_id, shard_count]``; that connection then receives
+only the guilds (GUILD_CREATE, every later guild event, interactions included) with
+``(guild_id >> 22) % shard_count == shard_id``, and DMs only on shard 0. ``/gateway/bot`` recommends ``shards``
+(the constructor's argument, default 1). A connection that names no shard gets everything, as a single bot does.
 """
 
 from __future__ import annotations
@@ -81,11 +86,15 @@ class FakeDiscord:
     """The fake server and its test-facing API. Create, ``await start()``, point discord.py at ``base_url``,
     ``gateway_url`` and ``cdn_url``, then build guilds/channels/members and drive interactions."""
 
-    def __init__(self, *, bot_name: str = "pbm-bot", interaction_deadline: float = 3.0) -> None:
+    def __init__(self, *, bot_name: str = "pbm-bot", interaction_deadline: float = 3.0, shards: int = 1) -> None:
         self.token = f"fake.{secrets.token_hex(12)}"
         self.application_id = p.snowflake()
         self.bot_user = p.user(self.application_id, bot_name, bot=True)
         self.interaction_deadline = interaction_deadline
+        #: the shard count ``/gateway/bot`` recommends (what an AutoShardedClient without a count runs)
+        self.shards = shards
+        #: the shard of every session id seen, so a RESUME (which names no shard) keeps it
+        self._session_shards: dict[str, tuple[int, int] | None] = {}
         self.users: dict[int, dict[str, Any]] = {self.application_id: self.bot_user}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, dict[str, Any]] = {}
@@ -156,10 +165,16 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------------------------------- world setup
 
-    async def add_guild(self, name: str = "Guild") -> int:
-        """A guild owned by a fresh user, with the bot as a member."""
+    async def add_guild(self, name: str = "Guild", *, shard: tuple[int, int] | None = None) -> int:
+        """A guild owned by a fresh user, with the bot as a member; ``shard=(shard_id, shard_count)`` picks an id
+        that shard owns."""
         owner = self._new_user(f"{name}-owner")
-        guild = Guild(p.snowflake(), name, owner)
+        gid = p.snowflake()
+        if shard is not None:
+            shard_id, count = shard
+            millis = gid >> 22
+            gid = ((millis - (millis - shard_id) % count) << 22) | (gid & 0x3FFFFF)
+        guild = Guild(gid, name, owner)
         self.guilds[guild.id] = guild
         for uid in (owner, self.application_id):
             guild.members[uid] = p.member(self.users[uid], joined=p.iso_now())
@@ -181,6 +196,21 @@ class FakeDiscord:
         uid = self._new_user(name, bot=bot)
         self.guilds[guild_id].members[uid] = p.member(self.users[uid], joined=p.iso_now())
         return uid
+
+    def join(self, guild_id: int, user_id: int) -> None:
+        """Make an existing user a member of another guild too."""
+        self.guilds[guild_id].members[user_id] = p.member(self.users[user_id], joined=p.iso_now())
+
+    def open_dm(self, user_id: int) -> int:
+        """The id of the DM channel between the bot and ``user_id`` (opened if needed), where that user can type
+        slash commands."""
+        recipient = self._user(user_id)
+        if user_id not in self.dm_channels:
+            cid = p.snowflake()
+            self.channels[cid] = p.dm_channel(cid, recipient)
+            self.channel_messages[cid] = []
+            self.dm_channels[user_id] = cid
+        return self.dm_channels[user_id]
 
     def _new_user(self, name: str, *, bot: bool = False) -> int:
         uid = p.snowflake()
@@ -287,9 +317,11 @@ class FakeDiscord:
         except TimeoutError:
             raise TimeoutError(f"fake Discord: no {what} within {timeout} s") from None
 
-    async def wait_connected(self, timeout: float = 5.0) -> GatewaySession:
-        """The newest gateway session once it has received READY and every GUILD_CREATE."""
-        return await self.wait_for(lambda: self._live_session(), timeout, "identified gateway session")
+    async def wait_connected(self, timeout: float = 5.0, *, shard: int | None = None) -> GatewaySession:
+        """The newest gateway session once it has received READY and every GUILD_CREATE (of shard ``shard``, when
+        given)."""
+        what = "identified gateway session" + ("" if shard is None else f" of shard {shard}")
+        return await self.wait_for(lambda: self._live_session(shard=shard), timeout, what)
 
     async def next_message(
         self, channel_id: int, *, after: int | None = None, timeout: float = 5.0, ephemeral: bool = False
@@ -468,9 +500,11 @@ class FakeDiscord:
     async def _interact(
         self, kind: int, user_id: int, channel_id: int, data: dict[str, Any], message: dict[str, Any] | None = None
     ) -> Interaction:
-        session = self._live_session()
+        guild = self._guild_of(channel_id)
+        session = self._session_for(guild.id if guild is not None else None)
         if session is None:
-            raise RuntimeError("no bot is connected to the fake gateway")
+            where = f"guild {guild.id}" if guild is not None else "DMs"
+            raise RuntimeError(f"no bot connected to the fake gateway receives the events of {where}")
         iid = p.snowflake()
         record = Interaction(iid, secrets.token_urlsafe(24), kind, user_id, channel_id, data, self._now())
         record.clicked_id = int(message["id"]) if message is not None else None
@@ -506,7 +540,7 @@ class FakeDiscord:
                 context=0,
             )
         else:
-            payload.update(user=self.users[record.user_id], authorizing_integration_owners={"1": ""}, context=1)
+            payload.update(user=self.users[record.user_id], authorizing_integration_owners={"0": "0"}, context=1)
         if message is not None:
             payload["message"] = message
         return payload
@@ -519,12 +553,23 @@ class FakeDiscord:
 
     # --------------------------------------------------------------------------------------------- gateway
 
-    def _live_session(self) -> GatewaySession | None:
+    def _live_session(self, *, shard: int | None = None) -> GatewaySession | None:
+        """The newest identified connection (of shard ``shard``, when given)."""
         live = [s for s in self.sessions if s.ready and not s.ws.closed]
+        if shard is not None:
+            live = [s for s in live if s.shard is not None and s.shard[0] == shard]
+        return live[-1] if live else None
+
+    def _session_for(self, guild_id: int | None) -> GatewaySession | None:
+        """The newest identified connection that receives the events of ``guild_id`` (``None``: DMs)."""
+        live = [s for s in self.sessions if s.ready and not s.ws.closed and s.owns(guild_id)]
         return live[-1] if live else None
 
     async def _dispatch_all(self, event: str, data: dict[str, Any]) -> None:
-        for session in [s for s in self.sessions if s.ready and not s.ws.closed]:
+        """Send a guild event to every connection that receives that guild's events (its shard's)."""
+        raw = data["id"] if event == "GUILD_CREATE" else data.get("guild_id")
+        guild_id = int(raw) if raw else None
+        for session in [s for s in self.sessions if s.ready and not s.ws.closed and s.owns(guild_id)]:
             await session.dispatch(event, data)
 
     def _guild_payload(self, guild: Guild) -> dict[str, Any]:
@@ -583,21 +628,29 @@ class FakeDiscord:
             await session.ws.close(code=4004, message=b"Authentication failed.")
             return
         session.intents = data.get("intents")
+        shard = data.get("shard")
+        if shard is not None:
+            shard_id, count = int(shard[0]), int(shard[1])
+            if not 0 <= shard_id < count:
+                await session.ws.close(code=4010, message=b"Invalid shard.")
+                return
+            session.shard = (shard_id, count)
+        self._session_shards[session.session_id] = session.shard
+        guilds = [g for g in self.guilds.values() if session.owns(g.id)]
         ready = {
             "v": 10,
             "user": self.bot_user,
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
         }
-        shard = data.get("shard")
         if shard is not None:
             ready["shard"] = shard
         await session.dispatch("READY", ready)
-        for guild in self.guilds.values():
+        for guild in guilds:
             await session.dispatch("GUILD_CREATE", self._guild_payload(guild))
         session.ready = True
         await self._notify()
@@ -607,6 +660,7 @@ class FakeDiscord:
             await session.ws.close(code=4004, message=b"Authentication failed.")
             return
         session.session_id, session.seq, session.resumed = data["session_id"], int(data.get("seq") or 0), True
+        session.shard = self._session_shards.get(session.session_id)
         await session.dispatch("RESUMED", {})
         session.ready = True
         await self._notify()
@@ -747,7 +801,7 @@ class FakeDiscord:
 
     async def _get_gateway(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        return json_response({"url": self.gateway_url, "shards": self.shards, "session_start_limit": limit})
 
     # ------------------------------------------------------------------------------------------- commands
 
@@ -1128,13 +1182,7 @@ class FakeDiscord:
 
     async def _post_dm(self, request: web.Request) -> web.Response:
         uid = int((await request.json())["recipient_id"])
-        recipient = self._user(uid)
-        if uid not in self.dm_channels:
-            cid = p.snowflake()
-            self.channels[cid] = p.dm_channel(cid, recipient)
-            self.channel_messages[cid] = []
-            self.dm_channels[uid] = cid
-        return json_response(self.channels[self.dm_channels[uid]])
+        return json_response(self.channels[self.open_dm(uid)])
 
     # ------------------------------------------------------------------------------------------------ guilds
 
