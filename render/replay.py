@@ -62,7 +62,7 @@ def board_images(states: Sequence[GameState]) -> Iterator[Image.Image]:
     else:
         pictures = (Image.open(io.BytesIO(module.render_png(state))) for state in states)
     for picture in pictures:
-        yield picture.convert("RGB")
+        yield picture if picture.mode == "RGB" else picture.convert("RGB")
 
 
 def replay_gif(
