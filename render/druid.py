@@ -842,7 +842,12 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DruidState, head: Header) -> 
 
 
 def render_png(state: DruidState, clock: Clock | None = None) -> bytes:
-    return to_png(render_scene(state, clock)[0], [HIGHLIGHT, GROUND, CLOCK_LOW])
+    return to_png(render_image(state, clock), [HIGHLIGHT, GROUND, CLOCK_LOW])
+
+
+def render_image(state: DruidState, clock: Clock | None = None) -> Image.Image:
+    """The picture as an RGB image (a replay maps it onto its own palette, with no PNG in between)."""
+    return render_scene(state, clock)[0]
 
 
 def render_scene(state: DruidState, clock: Clock | None = None) -> tuple[Image.Image, View]:
