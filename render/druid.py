@@ -146,6 +146,26 @@ def seat_colours(seat: int) -> tuple[Colour, Colour]:
 
 
 # --------------------------------------------------------------------------------------------------------------
+# Drawing core: a big board draws thousands of faces and edges, and ImageDraw's per-call colour lookup cost more
+# than the rasterising; the hot paths call Pillow's drawing core with inks resolved once (the same pixels)
+
+
+@lru_cache(maxsize=1024)
+def _ink(colour: Colour) -> int:
+    """``colour`` as the drawing core's ink for an RGB picture (what ImageDraw resolves on every call)."""
+    return _INKER.draw_ink(colour)
+
+
+_INKER = ImageDraw.Draw(Image.new("RGB", (1, 1))).draw
+
+
+@lru_cache(maxsize=256)
+def _face_ink(colour: Colour, normal: Point) -> int:
+    """The ink of a side face of ``colour`` turned towards ``normal``."""
+    return _ink(_shade(colour, _face_light(normal)))
+
+
+# --------------------------------------------------------------------------------------------------------------
 # Text: labels repeat a lot (every height digit, every coordinate), so each is rendered once as a mask
 
 
@@ -164,11 +184,12 @@ def _mask(text: str, size: int, stroke: int) -> tuple[Image.Image, int, int]:
 def _text(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill: Colour, halo: Colour | None = None) -> None:
     """Draw ``text`` centred on ``xy``; ``halo`` rings it in another colour to stay legible over stones."""
     x, y = xy
+    core = draw.draw
     if halo is not None:
         mask, ox, oy = _mask(text, size, 2)
-        draw.bitmap((round(x - ox), round(y - oy)), mask, fill=halo)
+        core.draw_bitmap((round(x - ox), round(y - oy)), mask.im, _ink(halo))
     mask, ox, oy = _mask(text, size, 0)
-    draw.bitmap((round(x - ox), round(y - oy)), mask, fill=fill)
+    core.draw_bitmap((round(x - ox), round(y - oy)), mask.im, _ink(fill))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -195,6 +216,7 @@ class View:
         self.height = int((self.top - min(ys) + pad) * scale)
 
         self.origin: Point = (0.0, 0.0)
+        self._corners: dict[tuple[int, float, Point], list[Point]] = {}
 
     def point(self, x: float, y: float, z: float) -> Point:
         return (
@@ -203,17 +225,26 @@ class View:
         )
 
     def corners(self, cell: int, z: float) -> list[Point]:
-        cx, cy = self.lay.centres[cell]
-        return [self.point(cx + px, cy + py, z) for px, py in self.lay.polygon]
+        """The cell's polygon at level ``z`` (computed once: a level's top is the next level's bottom); not to be
+        changed by the caller."""
+        key = (cell, z, self.origin)
+        points = self._corners.get(key)
+        if points is None:
+            cx, cy = self.lay.centres[cell]
+            points = self._corners[key] = [self.point(cx + px, cy + py, z) for px, py in self.lay.polygon]
+        return points
 
 
 def _draw_3d(image: Image.Image, view: View) -> None:
     draw = ImageDraw.Draw(image)
     state = view.state
     levels = [{state.stones[k].level: k for k in stack} for stack in state.stacks]
+    core = draw.draw
     for cell in range(view.board.ncells):
         if 1 not in levels[cell]:  # a cell built on from the ground hides its floor entirely
-            draw.polygon(view.corners(cell, 0), fill=GROUND, outline=GROUND_LINE)
+            corners = view.corners(cell, 0)
+            core.draw_polygon(corners, _ink(GROUND), 1)
+            core.draw_polygon(corners, _ink(GROUND_LINE), 0, 1)
     _draw_rim(draw, state, lambda x, y: view.point(x, y, 0), view.s, stars=False)
     last = state.last.get("stone")
     last_cells = set(state.stones[last].cells) if last is not None else set()
@@ -274,22 +305,22 @@ def _draw_voxel(
     covered = [across[k] >= 0 and levels[across[k]].get(level) is not None for k in range(n)]
     low, high = view.corners(cell, level - 1), view.corners(cell, level)
     seen = [_visible(lay.normals[k]) and not covered[k] for k in range(n)]
+    core, edge_ink = draw.draw, _ink(edge)
     for k in range(n):
         if seen[k]:
             j = (k + 1) % n
-            quad = [low[k], low[j], high[j], high[k]]
-            draw.polygon(quad, fill=_shade(fill, _face_light(lay.normals[k])))
-            draw.line([quad[0], quad[1]], fill=edge, width=width)
+            core.draw_polygon([low[k], low[j], high[j], high[k]], _face_ink(fill, lay.normals[k]), 1)
+            core.draw_lines([low[k], low[j]], edge_ink, width)
     for k in range(n):
         before = (k - 1) % n
         if (seen[k] and not inside[before]) or (seen[before] and not inside[k]):
-            draw.line([low[k], high[k]], fill=edge, width=width)
+            core.draw_lines([low[k], high[k]], edge_ink, width)
     if levels[cell].get(level + 1) is None:
         top = high
-        draw.polygon(top, fill=fill)
+        core.draw_polygon(top, _ink(fill), 1)
         for k in range(n):
             if not inside[k]:
-                draw.line([top[k], top[(k + 1) % n]], fill=edge, width=width)
+                core.draw_lines([top[k], top[(k + 1) % n]], edge_ink, width)
         if stone.kind == "s" and state.options.get("nostack"):
             _mark_sarsen(draw, top, edge)
 
@@ -653,6 +684,7 @@ def _draw_summary(
     text_px = max(9, round(cell_px * 0.6))
     last = state.last.get("stone")
     last_cells = set(state.stones[last].cells) if last is not None else set()
+    core = draw.draw
     inks = []
     for cell in range(board.ncells):
         cx, cy = at(cell)
@@ -664,7 +696,8 @@ def _draw_summary(
         else:
             fill = GROUND
             inks.append(MUTED)
-        draw.polygon(polygon, fill=fill, outline=GROUND_LINE)
+        core.draw_polygon(polygon, _ink(fill), 1)
+        core.draw_polygon(polygon, _ink(GROUND_LINE), 0, 1)
         if cell in last_cells:
             draw.line([*polygon, polygon[0]], fill=HIGHLIGHT, width=3, joint="curve")
     if not heights:
