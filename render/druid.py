@@ -229,9 +229,13 @@ class View:
         changed by the caller."""
         key = (cell, z, self.origin)
         points = self._corners.get(key)
-        if points is None:
+        if points is None:  # self.point's arithmetic inlined, in the same order (the same coordinates)
             cx, cy = self.lay.centres[cell]
-            points = self._corners[key] = [self.point(cx + px, cy + py, z) for px, py in self.lay.polygon]
+            (ox, oy), left, top, rise, s = self.origin, self.left, self.top, self.rise, self.s
+            points = self._corners[key] = [
+                (ox + (cx + px + DX * (cy + py) - left) * s, oy + (top - DY * (cy + py) - rise * z) * s)
+                for px, py in self.lay.polygon
+            ]
         return points
 
 
@@ -425,10 +429,17 @@ def _side_colours(state: DruidState) -> dict[str, tuple[Colour, bool]]:
 
 def _rim(state: DruidState) -> list[tuple[Point, Point, Point, Colour, bool]]:
     """Goal-side rim segments in plane units: (end, end, outward normal, colour, is a druid's target)."""
-    board = state.board
+    return list(_rim_of(state.board, tuple(_side_colours(state).items())))
+
+
+@lru_cache(maxsize=64)
+def _rim_of(
+    board: Board, sides: tuple[tuple[str, tuple[Colour, bool]], ...]
+) -> tuple[tuple[Point, Point, Point, Colour, bool], ...]:
+    """:func:`_rim` for a board and its sides' colours, found once (every picture of a game draws it three times)."""
     lay = layout(board)
     out = []
-    for side, (colour, target) in _side_colours(state).items():
+    for side, (colour, target) in sides:
         nx, ny = lay.side_normals[side]
         for cell in range(board.ncells):
             if not board.sides[side] >> cell & 1:
@@ -438,7 +449,7 @@ def _rim(state: DruidState) -> list[tuple[Point, Point, Point, Colour, bool]]:
                 if lay.across[cell][k] < 0 and ex * nx + ey * ny >= 0.45:
                     a, b = lay.polygon[k], lay.polygon[(k + 1) % len(lay.polygon)]
                     out.append(((cx + a[0], cy + a[1]), (cx + b[0], cy + b[1]), (ex, ey), colour, target))
-    return out
+    return tuple(out)
 
 
 def _rim_width(unit: float) -> int:
@@ -686,9 +697,9 @@ def _draw_summary(
     last_cells = set(state.stones[last].cells) if last is not None else set()
     core = draw.draw
     inks = []
+    centres, polygons = _summary_cells(board, origin, cell_px)
     for cell in range(board.ncells):
-        cx, cy = at(cell)
-        polygon = [(cx + px * cell_px * 0.97, cy - py * cell_px * 0.97) for px, py in lay.polygon]
+        polygon = polygons[cell]
         owner = state.top[cell]
         if owner >= 0:
             fill = seat_colours(owner)[0]
@@ -705,7 +716,7 @@ def _draw_summary(
         for path in [step] if step is not None else winning_paths(state):
             _draw_path(draw, [at(cell) for cell in path], 3, arrow=step is not None)
     for cell in range(board.ncells):
-        cx, cy = at(cell)
+        cx, cy = centres[cell]
         if cell in state.druids:
             r = cell_px * 0.42
             draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=HIGHLIGHT, width=max(2, round(cell_px / 9)))
@@ -721,6 +732,24 @@ def _draw_summary(
         stars=False,
     )
     _summary_labels(draw, board, lay, (ox, oy), cell_px, min_x, max_y)
+
+
+@lru_cache(maxsize=8)
+def _summary_cells(
+    board: Board, origin: tuple[int, int], cell_px: float
+) -> tuple[tuple[Point, ...], tuple[list[Point], ...]]:
+    """A flat map's cell centres and cell polygons (a little inside the cell), found once per map."""
+    lay = layout(board)
+    min_x = min(x for x, _ in lay.centres)
+    max_y = max(y for _, y in lay.centres)
+    ox, oy = origin
+    centres = tuple(
+        (ox + (x - min_x + SUMMARY_PAD) * cell_px, oy + (max_y - y + SUMMARY_PAD) * cell_px) for x, y in lay.centres
+    )
+    polygons = tuple(
+        [(cx + px * cell_px * 0.97, cy - py * cell_px * 0.97) for px, py in lay.polygon] for cx, cy in centres
+    )
+    return centres, polygons
 
 
 def _summary_labels(
