@@ -217,6 +217,8 @@ class View:
 
         self.origin: Point = (0.0, 0.0)
         self._corners: dict[tuple[int, float, Point], list[Point]] = {}
+        #: which side faces of a cell turn towards the viewer
+        self.visible = tuple(_visible(normal) for normal in self.lay.normals)
 
     def point(self, x: float, y: float, z: float) -> Point:
         return (
@@ -303,12 +305,12 @@ def _draw_voxel(
         edge, width = HIGHLIGHT, _last_width(view.s)
     lay = view.lay
     n = len(lay.polygon)
-    across = lay.across[cell]
-    inside = [across[k] >= 0 and levels[across[k]].get(level) == number for k in range(n)]
+    # what stands next door at this level, across each face (None: nothing, or the rim)
+    beside = [levels[other].get(level) if other >= 0 else None for other in lay.across[cell]]
+    inside = [unit == number for unit in beside]
     # a face against a unit at the same level next door is painted over by it (drawn later, nearer the viewer)
-    covered = [across[k] >= 0 and levels[across[k]].get(level) is not None for k in range(n)]
+    seen = [visible and unit is None for visible, unit in zip(view.visible, beside, strict=True)]
     low, high = view.corners(cell, level - 1), view.corners(cell, level)
-    seen = [_visible(lay.normals[k]) and not covered[k] for k in range(n)]
     core, edge_ink = draw.draw, _ink(edge)
     for k in range(n):
         if seen[k]:
