@@ -678,12 +678,27 @@ def _summary_size(board: Board, cell_px: float) -> tuple[int, int]:
     return int((max(xs) - min(xs) + 2 * SUMMARY_PAD) * cell_px), int((max(ys) - min(ys) + 2 * SUMMARY_PAD) * cell_px)
 
 
+def _draw_cells(draw: ImageDraw.ImageDraw, state: DruidState, origin: tuple[int, int], cell_px: float) -> None:
+    """A flat map's cells, each tinted by its top owner, the last stone's cells outlined thickly in the highlight
+    colour. Both maps show the same cells: the second is copied from the first (see :func:`render_scene`)."""
+    last = state.last.get("stone")
+    last_cells = set(state.stones[last].cells) if last is not None else set()
+    core = draw.draw
+    _, polygons = _summary_cells(state.board, origin, cell_px)
+    for cell, polygon in enumerate(polygons):
+        owner = state.top[cell]
+        core.draw_polygon(polygon, _ink(seat_colours(owner)[0] if owner >= 0 else GROUND), 1)
+        core.draw_polygon(polygon, _ink(GROUND_LINE), 0, 1)
+        if cell in last_cells:
+            draw.line([*polygon, polygon[0]], fill=HIGHLIGHT, width=3, joint="curve")
+
+
 def _draw_summary(
     draw: ImageDraw.ImageDraw, state: DruidState, origin: tuple[int, int], cell_px: float, heights: bool
 ) -> None:
-    """One flat map: each cell tinted by its top owner, showing the owner letter or the height (in digits, 10
-    and up in a smaller size). The last stone's cells get a thick highlight outline; the owner map also carries
-    the winning path or the druid's last step, beneath the letters."""
+    """One flat map over its cells (:func:`_draw_cells`), showing the owner letter or the height (in digits, 10
+    and up in a smaller size); the owner map also carries the winning path or the druid's last step, beneath
+    the letters."""
     board = state.board
     lay = layout(board)
     min_x = min(x for x, _ in lay.centres)
@@ -695,24 +710,8 @@ def _draw_summary(
         return ox + (x - min_x + SUMMARY_PAD) * cell_px, oy + (max_y - y + SUMMARY_PAD) * cell_px
 
     text_px = max(9, round(cell_px * 0.6))
-    last = state.last.get("stone")
-    last_cells = set(state.stones[last].cells) if last is not None else set()
-    core = draw.draw
-    inks = []
-    centres, polygons = _summary_cells(board, origin, cell_px)
-    for cell in range(board.ncells):
-        polygon = polygons[cell]
-        owner = state.top[cell]
-        if owner >= 0:
-            fill = seat_colours(owner)[0]
-            inks.append(ink_on(fill))
-        else:
-            fill = GROUND
-            inks.append(MUTED)
-        core.draw_polygon(polygon, _ink(fill), 1)
-        core.draw_polygon(polygon, _ink(GROUND_LINE), 0, 1)
-        if cell in last_cells:
-            draw.line([*polygon, polygon[0]], fill=HIGHLIGHT, width=3, joint="curve")
+    inks = [ink_on(seat_colours(owner)[0]) if owner >= 0 else MUTED for owner in state.top]
+    centres, _ = _summary_cells(board, origin, cell_px)
     if not heights:
         step = _last_step(state)
         for path in [step] if step is not None else winning_paths(state):
@@ -937,6 +936,10 @@ def render_scene(state: DruidState, clock: Clock | None = None) -> tuple[Image.I
     _draw_3d(image, view)
     top = head_h + view.height
     left = (width - 2 * sum_w - 24) // 2
+    # the two maps tint the same cells alike, a whole number of pixels apart: the cells are drawn once and copied
+    _draw_cells(draw, state, (left, top + caption), cell_px)
+    cells = image.crop((left, top + caption, left + sum_w, top + caption + sum_h))
+    image.paste(cells, (left + sum_w + 24, top + caption))
     for k, (title, heights) in enumerate((("Owner", False), ("Height", True))):
         x = left + k * (sum_w + 24)
         draw.text((x + sum_w // 2, top + caption // 2), title, font=font(15), fill=MUTED, anchor="mm")
