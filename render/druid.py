@@ -39,7 +39,7 @@ from render.common import (
     to_png,
     wrap_text,
 )
-from rules.druid import SIDE_NAMES, SQUARE, Board, DruidState
+from rules.druid import SIDE_NAMES, SQUARE, Board, DruidState, board_for
 
 #: the receding axis of the oblique view: one plane unit back moves DX right and DY up (in cell widths)
 DX, DY = 0.42, 0.58
@@ -79,9 +79,19 @@ class Layout:
     side_normals: dict[str, Point]
 
 
-@lru_cache(maxsize=32)
 def layout(board: Board) -> Layout:
     """Computed once per board: the painter's order and the neighbour across each face serve every picture."""
+    return _layout(shared(board))
+
+
+def shared(board: Board) -> Board:
+    """The one board of its shape and size (rules.druid.board_for's), which the caches here are keyed by: a
+    copied state (``clone`` deep-copies, as a replay's recorded frames are) carries a board of its own."""
+    return board_for(board.kind, board.size)
+
+
+@lru_cache(maxsize=32)
+def _layout(board: Board) -> Layout:
     if board.kind == SQUARE:
         centres = tuple((float(c), float(r - 1)) for c, r in zip(board.col, board.row, strict=True))
         polygon: tuple[Point, ...] = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
@@ -431,7 +441,7 @@ def _side_colours(state: DruidState) -> dict[str, tuple[Colour, bool]]:
 
 def _rim(state: DruidState) -> list[tuple[Point, Point, Point, Colour, bool]]:
     """Goal-side rim segments in plane units: (end, end, outward normal, colour, is a druid's target)."""
-    return list(_rim_of(state.board, tuple(_side_colours(state).items())))
+    return list(_rim_of(shared(state.board), tuple(_side_colours(state).items())))
 
 
 @lru_cache(maxsize=64)
@@ -499,11 +509,15 @@ class Spot(NamedTuple):
     short: str
 
 
-@lru_cache(maxsize=32)
 def label_spots(board: Board, back: bool) -> tuple[Spot, ...]:
     """The coordinates along the far (``back``) or near edges. Square: letters above and below, numbers left and
     right. Hex and Y: each column's top cell above it and its bottom cell below it, standing out along the
     rim's outward normal there (their short forms: the top row's number, the column letter)."""
+    return _label_spots(shared(board), back)
+
+
+@lru_cache(maxsize=32)
+def _label_spots(board: Board, back: bool) -> tuple[Spot, ...]:
     if board.kind == SQUARE:
         n = board.size
         spots = []
@@ -684,7 +698,7 @@ def _draw_cells(draw: ImageDraw.ImageDraw, state: DruidState, origin: tuple[int,
     last = state.last.get("stone")
     last_cells = set(state.stones[last].cells) if last is not None else set()
     core = draw.draw
-    _, polygons = _summary_cells(state.board, origin, cell_px)
+    _, polygons = _summary_cells(shared(state.board), origin, cell_px)
     for cell, polygon in enumerate(polygons):
         owner = state.top[cell]
         core.draw_polygon(polygon, _ink(seat_colours(owner)[0] if owner >= 0 else GROUND), 1)
@@ -711,7 +725,7 @@ def _draw_summary(
 
     text_px = max(9, round(cell_px * 0.6))
     inks = [ink_on(seat_colours(owner)[0]) if owner >= 0 else MUTED for owner in state.top]
-    centres, _ = _summary_cells(board, origin, cell_px)
+    centres, _ = _summary_cells(shared(board), origin, cell_px)
     if not heights:
         step = _last_step(state)
         for path in [step] if step is not None else winning_paths(state):
