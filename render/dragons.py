@@ -29,6 +29,7 @@ from render.common import (
     Clock,
     clock_note,
     draw_note,
+    draw_text,
     font,
     note_lines,
     note_width,
@@ -411,7 +412,7 @@ def _header(
     size = STATUS_SIZE
     while size > 18 * SCALE and draw.textlength(status, font=font(size)) > layout.width - MARGIN - x:
         size -= SCALE
-    draw.text((x, middle), status, font=font(size), fill=HIGHLIGHT, anchor="lm")
+    draw_text(draw, (x, middle), status, size, HIGHLIGHT, "lm")
     pool = f"Tiles left: {state.remaining}"
     if cells is not None:
         for cell in cells:

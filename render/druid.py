@@ -31,6 +31,7 @@ from render.common import (
     Clock,
     clock_note,
     draw_note,
+    draw_text,
     font,
     ink_on,
     note_lines,
@@ -899,7 +900,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DruidState, head: Header) -> 
     colour = FOREGROUND if state.outcome() is None else HIGHLIGHT
     for k, line in enumerate(head.status):
         indent = chip + 10 if head.seat is not None else 0
-        draw.text((x + indent, y + chip / 2 + k * step), line, font=font(head.status_size), fill=colour, anchor="lm")
+        draw_text(draw, (x + indent, y + chip / 2 + k * step), line, head.status_size, colour, "lm")
     y += len(head.status) * step + 8
     for seat, lines in enumerate(head.seats):
         box = (x + 19, y + 3, x + 33, y + 17)
@@ -914,7 +915,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DruidState, head: Header) -> 
             draw_note(draw, at, [note for note in notes if note], SEAT_FONT, ink, "rm", SEAT_LINE)
         for line in lines:
             if line:
-                draw.text((x + 42, y + 10), line, font=font(SEAT_FONT), fill=FOREGROUND, anchor="lm")
+                draw_text(draw, (x + 42, y + 10), line, SEAT_FONT, FOREGROUND, "lm")
             y += SEAT_LINE
 
 
@@ -956,6 +957,6 @@ def render_scene(state: DruidState, clock: Clock | None = None) -> tuple[Image.I
     image.paste(cells, (left + sum_w + 24, top + caption))
     for k, (title, heights) in enumerate((("Owner", False), ("Height", True))):
         x = left + k * (sum_w + 24)
-        draw.text((x + sum_w // 2, top + caption // 2), title, font=font(15), fill=MUTED, anchor="mm")
+        draw_text(draw, (x + sum_w // 2, top + caption // 2), title, 15, MUTED, "mm")
         _draw_summary(draw, state, (x, top + caption), cell_px, heights)
     return image, view
