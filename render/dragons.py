@@ -219,8 +219,9 @@ def replay_images(states: Sequence[DragonsState]) -> Iterator[Image.Image]:
     Tiles are only ever added in a game, so one drawing layer keeps the tiles placed so far (redrawn only if a
     state does not continue the one before), and a scaled-down copy of it is kept up to date where tiles land.
     A frame is that copy with, scaled down from the layer, just the boxes the frame's marks are drawn in (the
-    header, the open cells, the last move, the loops, the note under the legend); the layer under those marks is
-    put back afterwards. Neither the whole drawing-size picture nor its reduction is made again per frame."""
+    header, the open cells, the last move, the loops, the note under the legend); the layer and the copy under
+    those marks are put back afterwards. No whole picture is drawn, reduced or copied per frame: each picture
+    yielded is that copy itself, valid until the next is asked for (copy it to keep it)."""
     extent = set().union(*(Layout(state).shown for state in states))
     layer: Image.Image | None = None
     small = Image.new("RGB", (1, 1))
@@ -236,20 +237,25 @@ def replay_images(states: Sequence[DragonsState]) -> Iterator[Image.Image]:
                 placed[cell] = placement
                 _reduce_into(small, layer, _cell_box(layout, cell, layer.size))
         marks = _mark_boxes(state, layout, layer.size)
-        saved = [(box, layer.crop(box)) for box in marks]
+        saved = [(box, layer.crop(box), small.crop(_scaled_down(box))) for box in marks]
         _draw_marks(layer, state, layout)
-        frame = small.copy()
         for box in marks:
-            _reduce_into(frame, layer, box)
-        for box, patch in saved:
+            _reduce_into(small, layer, box)
+        yield small
+        for box, patch, small_patch in reversed(saved):
             layer.paste(patch, box[:2])
-        yield frame
+            small.paste(small_patch, (box[0] // SCALE, box[1] // SCALE))
 
 
 def _reduce_into(small: Image.Image, layer: Image.Image, box: tuple[int, int, int, int]) -> None:
     """Scale ``box`` of the drawing-size ``layer`` down into ``small`` (``box`` on SCALE's grid: its pixels are
     the same as in a reduction of the whole layer)."""
     small.paste(layer.crop(box).reduce(SCALE), (box[0] // SCALE, box[1] // SCALE))
+
+
+def _scaled_down(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """Where ``box`` of the drawing-size layer lands in its reduction (a partial block at an edge included)."""
+    return (box[0] // SCALE, box[1] // SCALE, -(-box[2] // SCALE), -(-box[3] // SCALE))
 
 
 def _snapped(box: tuple[float, float, float, float], size: tuple[int, int]) -> tuple[int, int, int, int]:

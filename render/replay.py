@@ -52,8 +52,9 @@ class ReplayGif:
 
 
 def board_images(states: Sequence[GameState]) -> Iterator[Image.Image]:
-    """The boards of ``states`` (one game) as RGB images, one at a time: the game renderer's ``replay_images``
-    where it has one (a layout shared by all frames), else its ``render_image`` per state, else its PNG decoded."""
+    """The boards of ``states`` (one game) as RGB images, one at a time, each valid until the next is asked for
+    (copy one to keep it): the game renderer's ``replay_images`` where it has one (a layout shared by all frames,
+    one picture updated from frame to frame), else its ``render_image`` per state, else its PNG decoded."""
     module = importlib.import_module(f"render.{states[0].game.name}")
     if hasattr(module, "replay_images"):
         pictures = module.replay_images(states)
@@ -81,7 +82,7 @@ def replay_gif(
     states = [state for state, _caption in frames]
     captions = [(f"{index + 1}/{total}", caption) for index, (_state, caption) in enumerate(frames)]
     sampled = sorted({*range(0, total, max(1, math.ceil(total / PALETTE_SAMPLES))), total - 1})
-    samples = dict(zip(sampled, board_images([states[i] for i in sampled]), strict=True))
+    samples = {i: board.copy() for i, board in zip(sampled, board_images([states[i] for i in sampled]), strict=True)}
     players = [colour for pair in PLAYER_COLOURS for colour in pair]
     module = importlib.import_module(f"render.{states[0].game.name}")
     key = [*players, *COMMON_COLOURS, *getattr(module, "KEY_COLOURS", ())]
