@@ -228,8 +228,14 @@ class View:
 
         self.origin: Point = (0.0, 0.0)
         self._corners: dict[tuple[int, float, Point], list[Point]] = {}
-        #: which side faces of a cell turn towards the viewer
-        self.visible = tuple(_visible(normal) for normal in self.lay.normals)
+        #: a cell's side faces that turn towards the viewer (index, next corner, normal), the corners where an
+        #: upright edge may show (index, the corner before: one of the faces on either side is seen), and the
+        #: top's edges (index, next corner); each in corner order
+        n = len(self.lay.polygon)
+        visible = [_visible(normal) for normal in self.lay.normals]
+        self.faces = tuple((k, (k + 1) % n, self.lay.normals[k]) for k in range(n) if visible[k])
+        self.uprights = tuple((k, (k - 1) % n) for k in range(n) if visible[k] or visible[(k - 1) % n])
+        self.rims = tuple((k, (k + 1) % n) for k in range(n))
 
     def point(self, x: float, y: float, z: float) -> Point:
         return (
@@ -314,30 +320,27 @@ def _draw_voxel(
     fill, edge = seat_colours(stone.owner)
     if is_last:
         edge, width = HIGHLIGHT, _last_width(view.s)
-    lay = view.lay
-    n = len(lay.polygon)
-    # what stands next door at this level, across each face (None: nothing, or the rim)
-    beside = [levels[other].get(level) if other >= 0 else None for other in lay.across[cell]]
-    inside = [unit == number for unit in beside]
-    # a face against a unit at the same level next door is painted over by it (drawn later, nearer the viewer)
-    seen = [visible and unit is None for visible, unit in zip(view.visible, beside, strict=True)]
+    # what stands next door at this level, across each face (None: nothing, or the rim); the same stone
+    # across a face (a lintel's next voxel) leaves that face's edges undrawn
+    beside = [levels[other].get(level) if other >= 0 else None for other in view.lay.across[cell]]
     low, high = view.corners(cell, level - 1), view.corners(cell, level)
     core, edge_ink = draw.draw, _ink(edge)
-    for k in range(n):
-        if seen[k]:
-            j = (k + 1) % n
-            core.draw_polygon([low[k], low[j], high[j], high[k]], _face_ink(fill, lay.normals[k]), 1)
+    seen = [False] * len(beside)
+    for k, j, normal in view.faces:
+        # a face against a unit at the same level next door is painted over by it (drawn later, nearer the viewer)
+        if beside[k] is None:
+            seen[k] = True
+            core.draw_polygon([low[k], low[j], high[j], high[k]], _face_ink(fill, normal), 1)
             core.draw_lines([low[k], low[j]], edge_ink, width)
-    for k in range(n):
-        before = (k - 1) % n
-        if (seen[k] and not inside[before]) or (seen[before] and not inside[k]):
+    for k, before in view.uprights:
+        if (seen[k] and beside[before] != number) or (seen[before] and beside[k] != number):
             core.draw_lines([low[k], high[k]], edge_ink, width)
     if levels[cell].get(level + 1) is None:
         top = high
         core.draw_polygon(top, _ink(fill), 1)
-        for k in range(n):
-            if not inside[k]:
-                core.draw_lines([top[k], top[(k + 1) % n]], edge_ink, width)
+        for k, j in view.rims:
+            if beside[k] != number:
+                core.draw_lines([top[k], top[j]], edge_ink, width)
         if stone.kind == "s" and state.options.get("nostack"):
             _mark_sarsen(draw, top, edge)
 
