@@ -272,9 +272,10 @@ def _snapped(box: tuple[float, float, float, float], size: tuple[int, int]) -> t
 
 
 def _cell_box(layout: Layout, cell: Cell, size: tuple[int, int]) -> tuple[int, int, int, int]:
-    """All a cell's tile, frames, labels, badges and loop traces can touch (in drawing pixels)."""
+    """All a cell's tile, frames, labels, badges and loop traces can touch (in drawing pixels): tiles and frames
+    are sprites reaching RADIUS + 1 from the centre's pixel, badges, labels and traces stay within RADIUS."""
     x, y = layout.centre(cell)
-    reach = RADIUS + 8 * SCALE
+    reach = RADIUS + 2 * SCALE
     return _snapped((x - reach, y - reach, x + reach, y + reach), size)
 
 
