@@ -6,6 +6,7 @@ both themes; player colours are chosen to differ in lightness as well as hue, fo
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -166,6 +167,34 @@ def draw_note(
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's bundled scalable font at ``size`` pixels (no system font needed)."""
     return ImageFont.load_default(size=size)
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: tuple[int, int, int],
+    anchor: str | None = None,
+) -> None:
+    """``draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)``, the same pixels, with the line's glyphs
+    rendered once per text, size, anchor and sub-pixel start: headers, titles and seat lines repeat from picture to
+    picture (and from frame to frame of a replay). Multi-line text, and pictures ImageDraw renders text into
+    differently (palette, bilevel), go to ``draw.text``."""
+    if "\n" in text or draw.palette is not None or draw.fontmode != "L":
+        draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
+        return
+    x, y = xy
+    mask, (dx, dy) = _glyphs(text, size, anchor or "la", math.modf(x)[0], math.modf(y)[0])
+    draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, draw.draw.draw_ink(fill))
+
+
+@lru_cache(maxsize=512)
+def _glyphs(text: str, size: int, anchor: str, start_x: float, start_y: float) -> tuple[object, tuple[int, int]]:
+    """What ImageDraw.text renders for one line of ``text``: its 8-bit mask and the mask's offset."""
+    face = font(size)
+    assert isinstance(face, ImageFont.FreeTypeFont)
+    return face.getmask2(text, "L", None, None, None, 0, anchor, 0, (start_x, start_y), stroke_filled=True)
 
 
 def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:

@@ -29,6 +29,7 @@ from render.common import (
     Clock,
     clock_note,
     draw_note,
+    draw_text,
     font,
     note_lines,
     note_width,
@@ -213,21 +214,82 @@ def render_png(state: DragonsState, clock: Clock | None = None) -> bytes:
 
 def replay_images(states: Sequence[DragonsState]) -> Iterator[Image.Image]:
     """The boards of a replay, all laid out for the cells any of them shows, so that tiles keep their place from
-    frame to frame (and a GIF stores only what changed). Tiles are only ever added in a game, so one drawing
-    layer keeps the tiles placed so far and each frame pastes just the new ones; it is redrawn only if a state
-    does not continue the one before."""
+    frame to frame (and a GIF stores only what changed), each the picture :func:`render_image` draws.
+
+    Tiles are only ever added in a game, so one drawing layer keeps the tiles placed so far (redrawn only if a
+    state does not continue the one before), and a scaled-down copy of it is kept up to date where tiles land.
+    A frame is that copy with, scaled down from the layer, just the boxes the frame's marks are drawn in (the
+    header, the open cells, the last move, the loops, the note under the legend); the layer and the copy under
+    those marks are put back afterwards. No whole picture is drawn, reduced or copied per frame: each picture
+    yielded is that copy itself, valid until the next is asked for (copy it to keep it)."""
     extent = set().union(*(Layout(state).shown for state in states))
     layer: Image.Image | None = None
+    small = Image.new("RGB", (1, 1))
     placed: dict[Cell, int] = {}
     for state in states:
         layout = Layout(state, extent)
         if layer is None or any(state.tiles.get(cell) != tile for cell, tile in placed.items()):
             layer, placed = _base(state, layout), {}
+            small = layer.reduce(SCALE)
         for cell, placement in state.tiles.items():
             if cell not in placed:
                 paste_tile(layer, placement, state.crossed, layout.centre(cell), RADIUS)
                 placed[cell] = placement
-        yield _finish(layer.copy(), state, layout)
+                _reduce_into(small, layer, _cell_box(layout, cell, layer.size))
+        marks = _mark_boxes(state, layout, layer.size)
+        saved = [(box, layer.crop(box), small.crop(_scaled_down(box))) for box in marks]
+        _draw_marks(layer, state, layout)
+        for box in marks:
+            _reduce_into(small, layer, box)
+        yield small
+        for box, patch, small_patch in reversed(saved):
+            layer.paste(patch, box[:2])
+            small.paste(small_patch, (box[0] // SCALE, box[1] // SCALE))
+
+
+def _reduce_into(small: Image.Image, layer: Image.Image, box: tuple[int, int, int, int]) -> None:
+    """Scale ``box`` of the drawing-size ``layer`` down into ``small`` (``box`` on SCALE's grid: its pixels are
+    the same as in a reduction of the whole layer)."""
+    small.paste(layer.crop(box).reduce(SCALE), (box[0] // SCALE, box[1] // SCALE))
+
+
+def _scaled_down(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """Where ``box`` of the drawing-size layer lands in its reduction (a partial block at an edge included)."""
+    return (box[0] // SCALE, box[1] // SCALE, -(-box[2] // SCALE), -(-box[3] // SCALE))
+
+
+def _snapped(box: tuple[float, float, float, float], size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """``box`` grown to SCALE's grid and clipped to a picture of ``size`` (at an edge that is off the grid, the
+    reduction of the box ends in the same partial block as the whole picture's)."""
+    left, top, right, bottom = (math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3]))
+    width, height = size
+    return (
+        max(0, left - left % SCALE),
+        max(0, top - top % SCALE),
+        min(width, right + (-right) % SCALE),
+        min(height, bottom + (-bottom) % SCALE),
+    )
+
+
+def _cell_box(layout: Layout, cell: Cell, size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """All a cell's tile, frames, labels, badges and loop traces can touch (in drawing pixels): tiles and frames
+    are sprites reaching RADIUS + 1 from the centre's pixel, badges, labels and traces stay within RADIUS."""
+    x, y = layout.centre(cell)
+    reach = RADIUS + 2 * SCALE
+    return _snapped((x - reach, y - reach, x + reach, y + reach), size)
+
+
+def _mark_boxes(state: DragonsState, layout: Layout, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+    """The boxes :func:`_draw_marks` draws in without a clock: the header band, the band of the note under the
+    legend, and the boxes of the open cells, the last move's cells and the cells of the loops."""
+    cells = set(layout.numbers) | layout.gaps
+    if state.last is not None:
+        cells |= {state.last["cell"], *(cell for cell, _ in state.last["autos"])}
+    for _, loop, _won in state.loops:
+        cells |= set(loop)
+    note_y = layout.board_bottom + MARGIN + 2 * LEGEND_RADIUS + 32 * SCALE
+    bands = [(0, 0, size[0], HEADER + 8 * SCALE), (0, note_y - 16 * SCALE, size[0], note_y + 16 * SCALE)]
+    return [_snapped(band, size) for band in bands] + [_cell_box(layout, cell, size) for cell in sorted(cells)]
 
 
 def render_image(state: DragonsState, extent: Iterable[Cell] = (), clock: Clock | None = None) -> Image.Image:
@@ -265,6 +327,13 @@ def _finish(
     image: Image.Image, state: DragonsState, layout: Layout, seats: list[SeatCell] | None = None
 ) -> Image.Image:
     """Draw what changes with every move over the tiles on ``image``, then scale it down to the picture."""
+    _draw_marks(image, state, layout, seats)
+    return image.reduce(SCALE)
+
+
+def _draw_marks(image: Image.Image, state: DragonsState, layout: Layout, seats: list[SeatCell] | None = None) -> None:
+    """What changes with every move, drawn over the tiles (drawing size); a replay keeps :func:`_mark_boxes`
+    in step with it."""
     draw = ImageDraw.Draw(image)
     _header(image, draw, state, layout, seats)
     _open_cells(image, draw, layout)
@@ -272,7 +341,6 @@ def _finish(
     _loops(draw, state, layout)
     _last_move(image, draw, state, layout, badges=True)
     _legend_note(image, state, layout)
-    return image.reduce(SCALE)
 
 
 def _status(state: DragonsState) -> tuple[int | None, str]:
@@ -351,7 +419,7 @@ def _header(
     size = STATUS_SIZE
     while size > 18 * SCALE and draw.textlength(status, font=font(size)) > layout.width - MARGIN - x:
         size -= SCALE
-    draw.text((x, middle), status, font=font(size), fill=HIGHLIGHT, anchor="lm")
+    draw_text(draw, (x, middle), status, size, HIGHLIGHT, "lm")
     pool = f"Tiles left: {state.remaining}"
     if cells is not None:
         for cell in cells:

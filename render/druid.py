@@ -31,6 +31,7 @@ from render.common import (
     Clock,
     clock_note,
     draw_note,
+    draw_text,
     font,
     ink_on,
     note_lines,
@@ -39,7 +40,7 @@ from render.common import (
     to_png,
     wrap_text,
 )
-from rules.druid import SIDE_NAMES, SQUARE, Board, DruidState
+from rules.druid import SIDE_NAMES, SQUARE, Board, DruidState, board_for
 
 #: the receding axis of the oblique view: one plane unit back moves DX right and DY up (in cell widths)
 DX, DY = 0.42, 0.58
@@ -79,9 +80,19 @@ class Layout:
     side_normals: dict[str, Point]
 
 
-@lru_cache(maxsize=32)
 def layout(board: Board) -> Layout:
     """Computed once per board: the painter's order and the neighbour across each face serve every picture."""
+    return _layout(shared(board))
+
+
+def shared(board: Board) -> Board:
+    """The one board of its shape and size (rules.druid.board_for's), which the caches here are keyed by: a
+    copied state (``clone`` deep-copies, as a replay's recorded frames are) carries a board of its own."""
+    return board_for(board.kind, board.size)
+
+
+@lru_cache(maxsize=32)
+def _layout(board: Board) -> Layout:
     if board.kind == SQUARE:
         centres = tuple((float(c), float(r - 1)) for c, r in zip(board.col, board.row, strict=True))
         polygon: tuple[Point, ...] = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
@@ -146,6 +157,26 @@ def seat_colours(seat: int) -> tuple[Colour, Colour]:
 
 
 # --------------------------------------------------------------------------------------------------------------
+# Drawing core: a big board draws thousands of faces and edges, and ImageDraw's per-call colour lookup cost more
+# than the rasterising; the hot paths call Pillow's drawing core with inks resolved once (the same pixels)
+
+
+@lru_cache(maxsize=1024)
+def _ink(colour: Colour) -> int:
+    """``colour`` as the drawing core's ink for an RGB picture (what ImageDraw resolves on every call)."""
+    return _INKER.draw_ink(colour)
+
+
+_INKER = ImageDraw.Draw(Image.new("RGB", (1, 1))).draw
+
+
+@lru_cache(maxsize=256)
+def _face_ink(colour: Colour, normal: Point) -> int:
+    """The ink of a side face of ``colour`` turned towards ``normal``."""
+    return _ink(_shade(colour, _face_light(normal)))
+
+
+# --------------------------------------------------------------------------------------------------------------
 # Text: labels repeat a lot (every height digit, every coordinate), so each is rendered once as a mask
 
 
@@ -164,11 +195,12 @@ def _mask(text: str, size: int, stroke: int) -> tuple[Image.Image, int, int]:
 def _text(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill: Colour, halo: Colour | None = None) -> None:
     """Draw ``text`` centred on ``xy``; ``halo`` rings it in another colour to stay legible over stones."""
     x, y = xy
+    core = draw.draw
     if halo is not None:
         mask, ox, oy = _mask(text, size, 2)
-        draw.bitmap((round(x - ox), round(y - oy)), mask, fill=halo)
+        core.draw_bitmap((round(x - ox), round(y - oy)), mask.im, _ink(halo))
     mask, ox, oy = _mask(text, size, 0)
-    draw.bitmap((round(x - ox), round(y - oy)), mask, fill=fill)
+    core.draw_bitmap((round(x - ox), round(y - oy)), mask.im, _ink(fill))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -195,6 +227,15 @@ class View:
         self.height = int((self.top - min(ys) + pad) * scale)
 
         self.origin: Point = (0.0, 0.0)
+        self._corners: dict[tuple[int, float, Point], list[Point]] = {}
+        #: a cell's side faces that turn towards the viewer (index, next corner, normal), the corners where an
+        #: upright edge may show (index, the corner before: one of the faces on either side is seen), and the
+        #: top's edges (index, next corner); each in corner order
+        n = len(self.lay.polygon)
+        visible = [_visible(normal) for normal in self.lay.normals]
+        self.faces = tuple((k, (k + 1) % n, self.lay.normals[k]) for k in range(n) if visible[k])
+        self.uprights = tuple((k, (k - 1) % n) for k in range(n) if visible[k] or visible[(k - 1) % n])
+        self.rims = tuple((k, (k + 1) % n) for k in range(n))
 
     def point(self, x: float, y: float, z: float) -> Point:
         return (
@@ -203,17 +244,30 @@ class View:
         )
 
     def corners(self, cell: int, z: float) -> list[Point]:
-        cx, cy = self.lay.centres[cell]
-        return [self.point(cx + px, cy + py, z) for px, py in self.lay.polygon]
+        """The cell's polygon at level ``z`` (computed once: a level's top is the next level's bottom); not to be
+        changed by the caller."""
+        key = (cell, z, self.origin)
+        points = self._corners.get(key)
+        if points is None:  # self.point's arithmetic inlined, in the same order (the same coordinates)
+            cx, cy = self.lay.centres[cell]
+            (ox, oy), left, top, rise, s = self.origin, self.left, self.top, self.rise, self.s
+            points = self._corners[key] = [
+                (ox + (cx + px + DX * (cy + py) - left) * s, oy + (top - DY * (cy + py) - rise * z) * s)
+                for px, py in self.lay.polygon
+            ]
+        return points
 
 
 def _draw_3d(image: Image.Image, view: View) -> None:
     draw = ImageDraw.Draw(image)
     state = view.state
     levels = [{state.stones[k].level: k for k in stack} for stack in state.stacks]
+    core = draw.draw
     for cell in range(view.board.ncells):
         if 1 not in levels[cell]:  # a cell built on from the ground hides its floor entirely
-            draw.polygon(view.corners(cell, 0), fill=GROUND, outline=GROUND_LINE)
+            corners = view.corners(cell, 0)
+            core.draw_polygon(corners, _ink(GROUND), 1)
+            core.draw_polygon(corners, _ink(GROUND_LINE), 0, 1)
     _draw_rim(draw, state, lambda x, y: view.point(x, y, 0), view.s, stars=False)
     last = state.last.get("stone")
     last_cells = set(state.stones[last].cells) if last is not None else set()
@@ -266,30 +320,27 @@ def _draw_voxel(
     fill, edge = seat_colours(stone.owner)
     if is_last:
         edge, width = HIGHLIGHT, _last_width(view.s)
-    lay = view.lay
-    n = len(lay.polygon)
-    across = lay.across[cell]
-    inside = [across[k] >= 0 and levels[across[k]].get(level) == number for k in range(n)]
-    # a face against a unit at the same level next door is painted over by it (drawn later, nearer the viewer)
-    covered = [across[k] >= 0 and levels[across[k]].get(level) is not None for k in range(n)]
+    # what stands next door at this level, across each face (None: nothing, or the rim); the same stone
+    # across a face (a lintel's next voxel) leaves that face's edges undrawn
+    beside = [levels[other].get(level) if other >= 0 else None for other in view.lay.across[cell]]
     low, high = view.corners(cell, level - 1), view.corners(cell, level)
-    seen = [_visible(lay.normals[k]) and not covered[k] for k in range(n)]
-    for k in range(n):
-        if seen[k]:
-            j = (k + 1) % n
-            quad = [low[k], low[j], high[j], high[k]]
-            draw.polygon(quad, fill=_shade(fill, _face_light(lay.normals[k])))
-            draw.line([quad[0], quad[1]], fill=edge, width=width)
-    for k in range(n):
-        before = (k - 1) % n
-        if (seen[k] and not inside[before]) or (seen[before] and not inside[k]):
-            draw.line([low[k], high[k]], fill=edge, width=width)
+    core, edge_ink = draw.draw, _ink(edge)
+    seen = [False] * len(beside)
+    for k, j, normal in view.faces:
+        # a face against a unit at the same level next door is painted over by it (drawn later, nearer the viewer)
+        if beside[k] is None:
+            seen[k] = True
+            core.draw_polygon([low[k], low[j], high[j], high[k]], _face_ink(fill, normal), 1)
+            core.draw_lines([low[k], low[j]], edge_ink, width)
+    for k, before in view.uprights:
+        if (seen[k] and beside[before] != number) or (seen[before] and beside[k] != number):
+            core.draw_lines([low[k], high[k]], edge_ink, width)
     if levels[cell].get(level + 1) is None:
         top = high
-        draw.polygon(top, fill=fill)
-        for k in range(n):
-            if not inside[k]:
-                draw.line([top[k], top[(k + 1) % n]], fill=edge, width=width)
+        core.draw_polygon(top, _ink(fill), 1)
+        for k, j in view.rims:
+            if beside[k] != number:
+                core.draw_lines([top[k], top[j]], edge_ink, width)
         if stone.kind == "s" and state.options.get("nostack"):
             _mark_sarsen(draw, top, edge)
 
@@ -394,10 +445,17 @@ def _side_colours(state: DruidState) -> dict[str, tuple[Colour, bool]]:
 
 def _rim(state: DruidState) -> list[tuple[Point, Point, Point, Colour, bool]]:
     """Goal-side rim segments in plane units: (end, end, outward normal, colour, is a druid's target)."""
-    board = state.board
+    return list(_rim_of(shared(state.board), tuple(_side_colours(state).items())))
+
+
+@lru_cache(maxsize=64)
+def _rim_of(
+    board: Board, sides: tuple[tuple[str, tuple[Colour, bool]], ...]
+) -> tuple[tuple[Point, Point, Point, Colour, bool], ...]:
+    """:func:`_rim` for a board and its sides' colours, found once (every picture of a game draws it three times)."""
     lay = layout(board)
     out = []
-    for side, (colour, target) in _side_colours(state).items():
+    for side, (colour, target) in sides:
         nx, ny = lay.side_normals[side]
         for cell in range(board.ncells):
             if not board.sides[side] >> cell & 1:
@@ -407,7 +465,7 @@ def _rim(state: DruidState) -> list[tuple[Point, Point, Point, Colour, bool]]:
                 if lay.across[cell][k] < 0 and ex * nx + ey * ny >= 0.45:
                     a, b = lay.polygon[k], lay.polygon[(k + 1) % len(lay.polygon)]
                     out.append(((cx + a[0], cy + a[1]), (cx + b[0], cy + b[1]), (ex, ey), colour, target))
-    return out
+    return tuple(out)
 
 
 def _rim_width(unit: float) -> int:
@@ -455,11 +513,15 @@ class Spot(NamedTuple):
     short: str
 
 
-@lru_cache(maxsize=32)
 def label_spots(board: Board, back: bool) -> tuple[Spot, ...]:
     """The coordinates along the far (``back``) or near edges. Square: letters above and below, numbers left and
     right. Hex and Y: each column's top cell above it and its bottom cell below it, standing out along the
     rim's outward normal there (their short forms: the top row's number, the column letter)."""
+    return _label_spots(shared(board), back)
+
+
+@lru_cache(maxsize=32)
+def _label_spots(board: Board, back: bool) -> tuple[Spot, ...]:
     if board.kind == SQUARE:
         n = board.size
         spots = []
@@ -634,12 +696,27 @@ def _summary_size(board: Board, cell_px: float) -> tuple[int, int]:
     return int((max(xs) - min(xs) + 2 * SUMMARY_PAD) * cell_px), int((max(ys) - min(ys) + 2 * SUMMARY_PAD) * cell_px)
 
 
+def _draw_cells(draw: ImageDraw.ImageDraw, state: DruidState, origin: tuple[int, int], cell_px: float) -> None:
+    """A flat map's cells, each tinted by its top owner, the last stone's cells outlined thickly in the highlight
+    colour. Both maps show the same cells: the second is copied from the first (see :func:`render_scene`)."""
+    last = state.last.get("stone")
+    last_cells = set(state.stones[last].cells) if last is not None else set()
+    core = draw.draw
+    _, polygons = _summary_cells(shared(state.board), origin, cell_px)
+    for cell, polygon in enumerate(polygons):
+        owner = state.top[cell]
+        core.draw_polygon(polygon, _ink(seat_colours(owner)[0] if owner >= 0 else GROUND), 1)
+        core.draw_polygon(polygon, _ink(GROUND_LINE), 0, 1)
+        if cell in last_cells:
+            draw.line([*polygon, polygon[0]], fill=HIGHLIGHT, width=3, joint="curve")
+
+
 def _draw_summary(
     draw: ImageDraw.ImageDraw, state: DruidState, origin: tuple[int, int], cell_px: float, heights: bool
 ) -> None:
-    """One flat map: each cell tinted by its top owner, showing the owner letter or the height (in digits, 10
-    and up in a smaller size). The last stone's cells get a thick highlight outline; the owner map also carries
-    the winning path or the druid's last step, beneath the letters."""
+    """One flat map over its cells (:func:`_draw_cells`), showing the owner letter or the height (in digits, 10
+    and up in a smaller size); the owner map also carries the winning path or the druid's last step, beneath
+    the letters."""
     board = state.board
     lay = layout(board)
     min_x = min(x for x, _ in lay.centres)
@@ -651,28 +728,14 @@ def _draw_summary(
         return ox + (x - min_x + SUMMARY_PAD) * cell_px, oy + (max_y - y + SUMMARY_PAD) * cell_px
 
     text_px = max(9, round(cell_px * 0.6))
-    last = state.last.get("stone")
-    last_cells = set(state.stones[last].cells) if last is not None else set()
-    inks = []
-    for cell in range(board.ncells):
-        cx, cy = at(cell)
-        polygon = [(cx + px * cell_px * 0.97, cy - py * cell_px * 0.97) for px, py in lay.polygon]
-        owner = state.top[cell]
-        if owner >= 0:
-            fill = seat_colours(owner)[0]
-            inks.append(ink_on(fill))
-        else:
-            fill = GROUND
-            inks.append(MUTED)
-        draw.polygon(polygon, fill=fill, outline=GROUND_LINE)
-        if cell in last_cells:
-            draw.line([*polygon, polygon[0]], fill=HIGHLIGHT, width=3, joint="curve")
+    inks = [ink_on(seat_colours(owner)[0]) if owner >= 0 else MUTED for owner in state.top]
+    centres, _ = _summary_cells(shared(board), origin, cell_px)
     if not heights:
         step = _last_step(state)
         for path in [step] if step is not None else winning_paths(state):
             _draw_path(draw, [at(cell) for cell in path], 3, arrow=step is not None)
     for cell in range(board.ncells):
-        cx, cy = at(cell)
+        cx, cy = centres[cell]
         if cell in state.druids:
             r = cell_px * 0.42
             draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=HIGHLIGHT, width=max(2, round(cell_px / 9)))
@@ -688,6 +751,24 @@ def _draw_summary(
         stars=False,
     )
     _summary_labels(draw, board, lay, (ox, oy), cell_px, min_x, max_y)
+
+
+@lru_cache(maxsize=8)
+def _summary_cells(
+    board: Board, origin: tuple[int, int], cell_px: float
+) -> tuple[tuple[Point, ...], tuple[list[Point], ...]]:
+    """A flat map's cell centres and cell polygons (a little inside the cell), found once per map."""
+    lay = layout(board)
+    min_x = min(x for x, _ in lay.centres)
+    max_y = max(y for _, y in lay.centres)
+    ox, oy = origin
+    centres = tuple(
+        (ox + (x - min_x + SUMMARY_PAD) * cell_px, oy + (max_y - y + SUMMARY_PAD) * cell_px) for x, y in lay.centres
+    )
+    polygons = tuple(
+        [(cx + px * cell_px * 0.97, cy - py * cell_px * 0.97) for px, py in lay.polygon] for cx, cy in centres
+    )
+    return centres, polygons
 
 
 def _summary_labels(
@@ -822,7 +903,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DruidState, head: Header) -> 
     colour = FOREGROUND if state.outcome() is None else HIGHLIGHT
     for k, line in enumerate(head.status):
         indent = chip + 10 if head.seat is not None else 0
-        draw.text((x + indent, y + chip / 2 + k * step), line, font=font(head.status_size), fill=colour, anchor="lm")
+        draw_text(draw, (x + indent, y + chip / 2 + k * step), line, head.status_size, colour, "lm")
     y += len(head.status) * step + 8
     for seat, lines in enumerate(head.seats):
         box = (x + 19, y + 3, x + 33, y + 17)
@@ -837,12 +918,17 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DruidState, head: Header) -> 
             draw_note(draw, at, [note for note in notes if note], SEAT_FONT, ink, "rm", SEAT_LINE)
         for line in lines:
             if line:
-                draw.text((x + 42, y + 10), line, font=font(SEAT_FONT), fill=FOREGROUND, anchor="lm")
+                draw_text(draw, (x + 42, y + 10), line, SEAT_FONT, FOREGROUND, "lm")
             y += SEAT_LINE
 
 
 def render_png(state: DruidState, clock: Clock | None = None) -> bytes:
-    return to_png(render_scene(state, clock)[0], [HIGHLIGHT, GROUND, CLOCK_LOW])
+    return to_png(render_image(state, clock), [HIGHLIGHT, GROUND, CLOCK_LOW])
+
+
+def render_image(state: DruidState, clock: Clock | None = None) -> Image.Image:
+    """The picture as an RGB image (a replay maps it onto its own palette, with no PNG in between)."""
+    return render_scene(state, clock)[0]
 
 
 def render_scene(state: DruidState, clock: Clock | None = None) -> tuple[Image.Image, View]:
@@ -868,8 +954,12 @@ def render_scene(state: DruidState, clock: Clock | None = None) -> tuple[Image.I
     _draw_3d(image, view)
     top = head_h + view.height
     left = (width - 2 * sum_w - 24) // 2
+    # the two maps tint the same cells alike, a whole number of pixels apart: the cells are drawn once and copied
+    _draw_cells(draw, state, (left, top + caption), cell_px)
+    cells = image.crop((left, top + caption, left + sum_w, top + caption + sum_h))
+    image.paste(cells, (left + sum_w + 24, top + caption))
     for k, (title, heights) in enumerate((("Owner", False), ("Height", True))):
         x = left + k * (sum_w + 24)
-        draw.text((x + sum_w // 2, top + caption // 2), title, font=font(15), fill=MUTED, anchor="mm")
+        draw_text(draw, (x + sum_w // 2, top + caption // 2), title, 15, MUTED, "mm")
         _draw_summary(draw, state, (x, top + caption), cell_px, heights)
     return image, view

@@ -72,12 +72,17 @@ def palette_image(colours: Sequence[Colour]) -> Image.Image:
 
 def to_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
     """``image`` mapped onto ``palette`` (nearest colour, no dithering: boards are flat colours)."""
-    return image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+    return _rgb(image).quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _rgb(image: Image.Image) -> Image.Image:
+    """``image`` in RGB: itself when it already is (Pillow's ``convert`` to the same mode copies the picture)."""
+    return image if image.mode == "RGB" else image.convert("RGB")
 
 
 def quantised(image: Image.Image, exact: Sequence[Colour] = ()) -> Image.Image:
     """``image`` as a palette image, ``exact`` colours kept exactly."""
-    rgb = image.convert("RGB")
+    rgb = _rgb(image)
     return to_palette(rgb, palette_image(palette_for([rgb], exact)))
 
 
@@ -91,8 +96,7 @@ def encode_png(image: Image.Image) -> bytes:
     """Write a "P" image as an 8-bit palette PNG: IHDR, PLTE, one IDAT, IEND; every row unfiltered (filters do
     not help palette images)."""
     width, height = image.size
-    used = image.getextrema()[1] + 1
-    palette = bytes(image.getpalette("RGB")[: 3 * used])
+    palette = bytes(image.getpalette("RGB") or [])  # as many entries as the palette it was mapped onto
     raw = image.tobytes()
     rows = b"".join(b"\0" + raw[y * width : (y + 1) * width] for y in range(height))
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)

@@ -52,8 +52,9 @@ class ReplayGif:
 
 
 def board_images(states: Sequence[GameState]) -> Iterator[Image.Image]:
-    """The boards of ``states`` (one game) as RGB images, one at a time: the game renderer's ``replay_images``
-    where it has one (a layout shared by all frames), else its ``render_image`` per state, else its PNG decoded."""
+    """The boards of ``states`` (one game) as RGB images, one at a time, each valid until the next is asked for
+    (copy one to keep it): the game renderer's ``replay_images`` where it has one (a layout shared by all frames,
+    one picture updated from frame to frame), else its ``render_image`` per state, else its PNG decoded."""
     module = importlib.import_module(f"render.{states[0].game.name}")
     if hasattr(module, "replay_images"):
         pictures = module.replay_images(states)
@@ -62,7 +63,7 @@ def board_images(states: Sequence[GameState]) -> Iterator[Image.Image]:
     else:
         pictures = (Image.open(io.BytesIO(module.render_png(state))) for state in states)
     for picture in pictures:
-        yield picture.convert("RGB")
+        yield picture if picture.mode == "RGB" else picture.convert("RGB")
 
 
 def replay_gif(
@@ -81,23 +82,20 @@ def replay_gif(
     states = [state for state, _caption in frames]
     captions = [(f"{index + 1}/{total}", caption) for index, (_state, caption) in enumerate(frames)]
     sampled = sorted({*range(0, total, max(1, math.ceil(total / PALETTE_SAMPLES))), total - 1})
-    samples = {
-        index: _framed(picture, *captions[index])
-        for index, picture in zip(sampled, board_images([states[i] for i in sampled]), strict=True)
-    }
+    samples = {i: board.copy() for i, board in zip(sampled, board_images([states[i] for i in sampled]), strict=True)}
     players = [colour for pair in PLAYER_COLOURS for colour in pair]
     module = importlib.import_module(f"render.{states[0].game.name}")
     key = [*players, *COMMON_COLOURS, *getattr(module, "KEY_COLOURS", ())]
-    colours = palette_for(samples.values(), players, limit=COLOURS, also=key)
+    framed = (_framed(picture, *captions[index]) for index, picture in samples.items())
+    colours = palette_for(framed, players, limit=COLOURS, also=key)
     palette = palette_image(colours)
     if hasattr(module, "replay_images"):  # its layout depends on every state: the samples were laid out alone
-        canvases = (_framed(picture, *caption) for picture, caption in zip(board_images(states), captions, strict=True))
+        boards = board_images(states)
     else:  # a board drawn alone is the same in the sample and in the replay: draw each once
-        canvases = (
-            samples.pop(index) if index in samples else _framed(next(board_images([states[index]])), *captions[index])
-            for index in range(total)
+        boards = (
+            samples.pop(index) if index in samples else next(board_images([states[index]])) for index in range(total)
         )
-    mapped = [to_palette(canvas, palette) for canvas in canvases]
+    mapped = [_mapped(board, *caption, palette) for board, caption in zip(boards, captions, strict=True)]
     size = (max(frame.width for frame in mapped), max(frame.height for frame in mapped))
     mapped = [_fitted(frame, size, palette) for frame in mapped]
     keep = list(range(total))
@@ -125,14 +123,29 @@ def _framed(picture: Image.Image, counter: str, caption: str) -> Image.Image:
     """``picture`` with the caption strip below it: "12/80" then the move."""
     canvas = Image.new("RGB", (picture.width, picture.height + CAPTION_H), CAPTION_FILL)
     canvas.paste(picture, (0, 0))
+    canvas.paste(_caption(picture.width, counter, caption), (0, picture.height))
+    return canvas
+
+
+def _mapped(picture: Image.Image, counter: str, caption: str, palette: Image.Image) -> Image.Image:
+    """:func:`_framed` mapped onto ``palette``, made in palette form: the board and the caption strip are mapped
+    apart (a pixel maps alone, so the result is the same) and joined there, at a byte a pixel, not three."""
+    frame = to_palette(picture, palette).crop((0, 0, picture.width, picture.height + CAPTION_H))
+    frame.paste(to_palette(_caption(picture.width, counter, caption), palette), (0, picture.height))
+    return frame
+
+
+def _caption(width: int, counter: str, caption: str) -> Image.Image:
+    """The caption strip, ``width`` wide: "12/80" then the move."""
+    canvas = Image.new("RGB", (width, CAPTION_H), CAPTION_FILL)
     draw = ImageDraw.Draw(canvas)
-    middle = picture.height + CAPTION_H // 2
+    middle = CAPTION_H // 2
     draw.text((12, middle), counter, font=font(CAPTION_SIZE), fill=MUTED, anchor="lm")
     left = 12 + draw.textlength(counter, font=font(CAPTION_SIZE)) + 12
     text, text_size = caption, CAPTION_SIZE
-    while text_size > 12 and draw.textlength(text, font=font(text_size)) > picture.width - left - 12:
+    while text_size > 12 and draw.textlength(text, font=font(text_size)) > width - left - 12:
         text_size -= 1
-    while len(text) > 4 and draw.textlength(text, font=font(text_size)) > picture.width - left - 12:
+    while len(text) > 4 and draw.textlength(text, font=font(text_size)) > width - left - 12:
         text = text[: -4 if text.endswith("...") else -1].rstrip() + "..."
     draw.text((left, middle), text, font=font(text_size), fill=FOREGROUND, anchor="lm")
     return canvas
@@ -176,8 +189,8 @@ def _gif(frames: list[Image.Image], colours: list[Colour], frame_ms: int, last_f
     for index, frame in enumerate(frames):
         params: dict[str, int] = {"duration": last_frame_ms if index == len(frames) - 1 else frame_ms, "disposal": 1}
         offset = (0, 0)
-        if index:
-            difference = ImageChops.difference(_indices(frames[index - 1]), _indices(frame))
+        if index:  # indices compared as they are (a difference of palette images is one of their indices)
+            difference = ImageChops.difference(frames[index - 1], frame)
             box = difference.getbbox() or (0, 0, 1, 1)
             same = difference.crop(box).point([255, *[0] * 255], "1")
             frame = frame.crop(box)
@@ -186,11 +199,6 @@ def _gif(frames: list[Image.Image], colours: list[Colour], frame_ms: int, last_f
         chunks += GifImagePlugin.getdata(frame, offset, **params)
     chunks.append(b";")
     return b"".join(chunks)
-
-
-def _indices(image: Image.Image) -> Image.Image:
-    """A palette image's indices as a greyscale image, for pixel arithmetic on them."""
-    return Image.frombytes("L", image.size, image.tobytes())
 
 
 def _note(total: int, skipped: tuple[int, ...], scale: float, max_bytes: int) -> str:
