@@ -280,7 +280,9 @@ async def test_the_two_schemas_have_the_same_tables_and_columns(tmp_path: Path, 
                     target, "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
                 )
             else:
-                tables = await side.execute(target, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                tables = await side.execute(
+                    target, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+                )
                 rows = [(t, c[1]) for (t,) in tables for c in await side.execute(target, f"PRAGMA table_info({t})")]
                 indexes = await side.execute(target, "SELECT name FROM sqlite_master WHERE type = 'index' AND sql")
             columns: dict[str, list[str]] = {}
