@@ -54,7 +54,7 @@ Correspondence (every game):
   <game> reject <id> <user> [pw]                        reject it (no answer in time also rejects)
   <game> queue <id> <user> [pw] ["<moves>"|clear]       conditional moves: "d4 e5 d6 e7" = if d4, e5; if d6, e7
   vacation <user> [on|off]                              stop your clocks while away (alone: the bank)
-  notify <user> [quiet 22-08|off] [tz Europe/Paris] [confirm on|off]
+  notify <user> [quiet 22-08|off [Europe/Paris]] [tz Europe/Paris] [confirm on|off]
                                                         quiet hours, time zone, preview before every move
   tick                                                  act on what is due now: warnings, timeouts, reminders
   help                                                  this text and the list of games
@@ -209,15 +209,18 @@ class Console:
                 raise ConsoleError("usage: vacation <user> [on|off]")
             return await self.actions.vacation(user, args[0] if args else None)
         settings: dict[str, str] = {}
-        words = iter(args)
-        for word in words:
-            key = word.lower()
+        words = list(args)
+        while words:
+            key = words.pop(0).lower()
             if key not in ("quiet", "tz", "confirm") or key in settings:
-                raise ConsoleError("usage: notify <user> [quiet 22-08|off] [tz Europe/Paris] [confirm on|off]")
-            value = next(words, None)
-            if value is None:
+                raise ConsoleError(
+                    "usage: notify <user> [quiet 22-08|off [Europe/Paris]] [tz Europe/Paris] [confirm on|off]"
+                )
+            if not words:
                 raise ConsoleError(f"notify: {key} needs a value")
-            settings[key] = value
+            settings[key] = words.pop(0)
+            if key == "quiet" and words and words[0].lower() not in ("quiet", "tz", "confirm") and "tz" not in settings:
+                settings["tz"] = words.pop(0)  # quiet hours with their zone: notify alice quiet 22-08 Europe/Paris
         return await self.actions.notify_settings(user, **settings)
 
     async def _replay(self, game: str, args: list[str]) -> Result:
