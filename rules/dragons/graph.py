@@ -267,3 +267,180 @@ def _blocks(adjacency: dict[Node, list[Node]]) -> list[set[Node]]:
                 if order[child] < low[node]:
                     low[node] = order[child]
     return blocks
+
+
+# ---- the playout path: bands as integers -----------------------------------------------------------------------
+#
+# A cell (q, r) is the integer code (q + _OFFSET) * _WIDTH + r + _OFFSET, and its band ``index`` the node
+# code * 8 + index. Both orders agree with the tuples' (cell first, then band), so sorting codes sorts as the
+# tuple forms would, and a neighbour is one addition away. Coordinates stay far inside the offset: a pool holds
+# at most a few hundred tiles.
+
+_OFFSET, _WIDTH = 1 << 12, 1 << 13
+_STEPS = tuple(dq * _WIDTH + dr for dq, dr in DIRECTIONS)
+#: [crossed][placement][region]: (step to the neighbour's code, edge seen from the neighbour) per edge reached
+_CODE_REACH = tuple(
+    tuple(tuple(tuple((_STEPS[e], (e + 3) % 6) for e in region.edges) for region in regions) for regions in by_set)
+    for by_set in REGIONS
+)
+
+
+def cell_code(cell: Cell) -> int:
+    """The integer code of a cell (see above)."""
+    return (cell[0] + _OFFSET) * _WIDTH + cell[1] + _OFFSET
+
+
+def code_cell(code: int) -> Cell:
+    q, r = divmod(code, _WIDTH)
+    return (q - _OFFSET, r - _OFFSET)
+
+
+class Bands:
+    """:class:`BandForest` and the loop search of a move, on integer codes (the state's own copy of the bands,
+    grown tile by tile as the forest is). :meth:`loops` gives what :class:`RegionGraph` gives for the dragons a
+    move's cycles lie in (the same dragons in the same order, the same measures and the same loops) without
+    building tuples: the dragon walk and the block search are one depth-first walk."""
+
+    def __init__(self, crossed: bool) -> None:
+        #: cell code -> placement of the tiles added so far
+        self.board: dict[int, int] = {}
+        #: node code -> parent node code (union-find, path halving)
+        self.parent: dict[int, int] = {}
+        self.reach = _CODE_REACH[crossed]
+        self.edge_region = EDGE_REGION[crossed]
+        self.colours = tuple(tuple(region.colour for region in regions) for regions in REGIONS[crossed])
+
+    def root(self, node: int) -> int:
+        parent = self.parent
+        while (up := parent[node]) != node:
+            parent[node] = parent[up]
+            node = up
+        return node
+
+    def add(self, code: int, placement: int) -> list[int]:
+        """Link the tile ``placement`` at cell ``code`` to the tiles added before it; its bands (node codes) whose
+        links closed a cycle, as :meth:`BandForest.add`."""
+        board, parent, edge_region = self.board, self.parent, self.edge_region
+        board[code] = placement
+        closed = []
+        node = code * 8
+        for reach in self.reach[placement]:
+            parent[node] = node
+            for step, facing in reach:
+                other = code + step
+                placed = board.get(other)
+                if placed is None:
+                    continue
+                a = node
+                while (up := parent[a]) != a:
+                    parent[a] = parent[up]
+                    a = up
+                b = other * 8 + edge_region[placed][facing]
+                while (up := parent[b]) != b:
+                    parent[b] = parent[up]
+                    b = up
+                if a == b:
+                    closed.append(node)
+                else:
+                    parent[a] = b
+            node += 1
+        return closed
+
+    def loops(self, codes: list[int], cycled: list[int], closed_only: bool) -> list[tuple[int, int, list[Cell]]]:
+        """The dragons holding a band of ``cycled``, in the order :meth:`RegionGraph.dragons_through` meets them
+        from the cells ``codes``: for each with a hole (and closed, with ``closed_only``) its colour, holes and
+        :meth:`RegionGraph.longest_loop` through those cells (cells in loop order, [] for none)."""
+        root = self.root
+        roots = {root(node) for node in cycled}
+        board, regions = self.board, self.reach
+        through = set(codes)
+        out = []
+        for code in codes:
+            node = code * 8
+            for index in range(len(regions[board[code]])):
+                top = root(node + index)
+                if top in roots:
+                    roots.discard(top)
+                    found = self._dragon(node + index, through, closed_only)
+                    if found is not None:
+                        out.append(found)
+            if not roots:
+                break
+        return out
+
+    def _dragon(self, start: int, through: set[int], closed_only: bool) -> tuple[int, int, list[Cell]] | None:
+        """One dragon from ``start``: a depth-first walk in link order that counts its bands, links and open ends
+        and cuts it into biconnected blocks as :func:`_blocks` does (same walk, so the same blocks in the same
+        order); then the longest cycle of the blocks holding a band on a ``through`` cell."""
+        board, reach, edge_region = self.board, self.reach, self.edge_region
+        adjacency: dict[int, list[int]] = {}
+        order: dict[int, int] = {start: 0}
+        low: dict[int, int] = {start: 0}
+        count = 1
+        degree = opened = 0
+        edges: list[tuple[int, int]] = []
+        blocks: list[set[int]] = []
+        cell = start >> 3
+        linked = []
+        for step, facing in reach[board[cell]][start & 7]:
+            placed = board.get(cell + step)
+            if placed is None:
+                opened += 1
+            else:
+                linked.append((cell + step) * 8 + edge_region[placed][facing])
+        adjacency[start] = linked
+        degree += len(linked)
+        stack = [(start, -1, iter(linked))]
+        while stack:
+            node, parent, pending = stack[-1]
+            child = next(pending, None)
+            if child is None:
+                stack.pop()
+                if parent >= 0:
+                    if low[node] < low[parent]:
+                        low[parent] = low[node]
+                    if low[node] >= order[parent]:
+                        block: set[int] = set()
+                        while True:
+                            a, b = edges.pop()
+                            block.add(a)
+                            block.add(b)
+                            if a == parent and b == node:
+                                break
+                        if len(block) >= 3:
+                            blocks.append(block)
+                continue
+            if child == parent:
+                continue
+            seen = order.get(child)
+            if seen is None:
+                order[child] = low[child] = count
+                count += 1
+                edges.append((node, child))
+                cell = child >> 3
+                linked = []
+                for step, facing in reach[board[cell]][child & 7]:
+                    placed = board.get(cell + step)
+                    if placed is None:
+                        opened += 1
+                    else:
+                        linked.append((cell + step) * 8 + edge_region[placed][facing])
+                adjacency[child] = linked
+                degree += len(linked)
+                stack.append((child, node, iter(linked)))
+            elif seen < order[node]:
+                edges.append((node, child))
+                if seen < low[node]:
+                    low[node] = seen
+        holes = degree // 2 - count + 1
+        if holes < 1 or (closed_only and opened):
+            return None
+        best: list[int] = []
+        for block in blocks:
+            if len(block) > len(best) and any(node >> 3 in through for node in block):
+                sub = {node: [other for other in adjacency[node] if other in block] for node in block}
+                cycle = _longest_cycle(sub)
+                if len(cycle) > len(best):
+                    best = cycle
+        colour = self.colours[board[start >> 3]][start & 7]
+        return colour, holes, [code_cell(node >> 3) for node in best]

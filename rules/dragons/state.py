@@ -16,7 +16,7 @@ from typing import Any
 
 from rules.base import Event, GameState, IllegalMoveError, LegalMoves, MoveSyntaxError, Outcome, StateFormatError
 from rules.dragons import options as opts
-from rules.dragons.graph import BandForest, Dragon, Node, RegionGraph
+from rules.dragons.graph import Bands, Dragon, RegionGraph, cell_code
 from rules.dragons.tiles import (
     ALIASES,
     AUTO,
@@ -86,7 +86,7 @@ class DragonsState(GameState):
         elif self.options.get("start_tip"):
             self._set(CENTRE, START_TAIL, "start")
         if self.tiles:
-            self.bands.add(self.tiles, CENTRE)
+            self.bands.add(cell_code(CENTRE), self.tiles[CENTRE])
 
     def _reset(self) -> None:
         self.crossed = not self.options.get("tails")
@@ -109,7 +109,7 @@ class DragonsState(GameState):
         #: this turn's numbered positions and the placements allowed at each (cached until the board changes)
         self._choices: dict[Cell, tuple[int, ...]] | None = None
         #: the bands joined so far, to tell whether a move closed a cycle (see :meth:`_judge_loops`)
-        self.bands = BandForest(self.crossed)
+        self.bands = Bands(self.crossed)
 
     # ---- board bookkeeping ---------------------------------------------------------------------------------
 
@@ -360,15 +360,20 @@ class DragonsState(GameState):
         name = self._name(seat)
         self._set(move.cell, move.placement, "move")
         autos = self._cascade(move.cell)
-        cycled = self.bands.add(self.tiles, move.cell)
-        for cell, _ in autos:
-            cycled += self.bands.add(self.tiles, cell)
+        bands = self.bands
+        code = cell_code(move.cell)
+        codes = [code]
+        cycled = bands.add(code, move.placement)
+        for cell, placement in autos:
+            code = cell_code(cell)
+            codes.append(code)
+            cycled += bands.add(code, placement)
         self.last = {"seat": seat, "cell": move.cell, "placement": move.placement, "autos": autos}
         events = [Event("place", f"{name} placed {move}", seat, {"cell": list(move.cell), "letter": move.letter})]
         for order, (cell, placement) in enumerate(autos, 1):
             text = f"Auto move {order}: {LETTERS[placement]}@{_cell_text(cell)}"
             events.append(Event("auto", text, seat, {"cell": list(cell), "letter": LETTERS[placement], "order": order}))
-        outcome = self._judge([move.cell, *(cell for cell, _ in autos)], cycled)
+        outcome = self._judge([move.cell, *(cell for cell, _ in autos)], codes, cycled)
         if outcome is None and self.remaining <= 0:
             outcome = self._final()
         if outcome is not None:
@@ -391,24 +396,20 @@ class DragonsState(GameState):
         """A completed dragon is a closed one (no open ends) with enough holes (rules-notes D9)."""
         return dragon.closed and dragon.holes >= self.num_eyes
 
-    def _judge(self, cells: list[Cell], cycled: list[Node]) -> Outcome | None:
+    def _judge(self, cells: list[Cell], codes: list[int], cycled: list[int]) -> Outcome | None:
         """The win test after a whole move, on the dragons that move touched (the others did not change).
-        ``cycled`` are the move's bands that closed a cycle: with one eye needed only loops the move made count,
-        and those lie in the dragons of these bands, so the loop search looks at those dragons alone (none: no
-        search). The dragons come in the same order either way, so the loops found are the same."""
+        ``codes`` are the cells' integer codes and ``cycled`` the move's bands (node codes) that closed a cycle:
+        with one eye needed only loops the move made count, and those lie in the dragons of these bands, so the
+        loop search looks at those dragons alone (none: no search). The dragons come in the same order either
+        way, so the loops found are the same."""
         self.loops = []
         if self.goal in opts.SCORED_GOALS:
             return None
+        if self.goal in LOOP_GOALS and self.num_eyes <= 1:
+            return self._judge_cycles(codes, cycled) if cycled else None
         graph = RegionGraph(self.tiles, self.crossed)
         if self.goal in LOOP_GOALS:
-            if self.num_eyes > 1:
-                return self._judge_loops(graph, graph.dragons_through(cells), cells)
-            if not cycled:
-                return None
-            root = self.bands.root
-            roots = {root(node) for node in cycled}
-            dragons = graph.dragons_through(cells, lambda node: root(node) in roots)
-            return self._judge_loops(graph, dragons, cells)
+            return self._judge_loops(graph, graph.dragons_through(cells), cells)
         dragons = graph.dragons_through(cells)
         best = [max((d.holes for d in dragons if d.colour == c and self._complete(d)), default=-1) for c in (0, 1)]
         if self.goal == "end_single":
@@ -419,6 +420,21 @@ class DragonsState(GameState):
         if self.goal == "end_most":
             return self._judge_most(graph, best)
         return self._compare(best, "a closed dragon with {} holes", "closed dragons with {} holes each")
+
+    def _judge_cycles(self, codes: list[int], cycled: list[int]) -> Outcome | None:
+        """:meth:`_judge_loops` with one eye needed, on the integer bands (:meth:`Bands.loops`): the same
+        dragons in the same order, the same loops, the same outcome."""
+        need = LOOP_GOALS[self.goal]
+        best: list[list[Cell]] = [[], []]
+        found: list[tuple[int, list[Cell]]] = []
+        for colour, _, loop in self.bands.loops(codes, cycled, self.goal == "loop_closed"):
+            if loop:
+                found.append((colour, loop))
+                if len(loop) >= need and len(loop) > len(best[colour]):
+                    best[colour] = loop
+        self.loops = [(colour, loop, loop is best[colour]) for colour, loop in found]
+        lengths = [len(loop) if loop else -1 for loop in best]
+        return self._compare(lengths, "a loop through {} tiles", "loops through {} tiles each")
 
     def _judge_loops(self, graph: RegionGraph, dragons: list[Dragon], cells: list[Cell]) -> Outcome | None:
         """Only loops the move made can be new winners, so only blocks holding a new tile are searched; with
@@ -571,7 +587,7 @@ class DragonsState(GameState):
             if self.tiles and self._refusal_on_load(cell, placement):
                 raise StateFormatError(f"tile {letter}@{q},{r} does not fit the board")
             self._set(cell, placement, source)
-            self.bands.add(self.tiles, cell)
+            self.bands.add(cell_code(cell), placement)
         self.gaps = {cell for cell in self.frontier if self.kind(cell) == GAP}
         if int(data["remaining"]) != self.remaining:
             raise StateFormatError(f"pool count {data['remaining']} does not match the {len(self.tiles)} tiles placed")
