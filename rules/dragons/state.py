@@ -40,6 +40,26 @@ START_SHOULDER, START_TAIL = LETTERS.index("a"), LETTERS.index("g")
 _MOVE = re.compile(r"([a-z])\s*(?:@\s*(-?\d+)\s*,\s*(-?\d+)|(\d+))")
 #: minimum loop length (tiles) of each loop goal; loop_closed asks for more than one round eye of 3 tiles
 LOOP_GOALS = {"loop": 6, "long_loop": 5, "loop_closed": 4}
+#: per placement, for each edge: the step to the neighbour, the bit of the side it closes there, and that bit again
+#: when the edge is X (else 0): what :meth:`DragonsState._set` adds to a neighbour's two masks
+_SIDES = tuple(
+    tuple(
+        (dq, dr, 1 << ((edge + 3) % 6), (1 << ((edge + 3) % 6)) if EDGE_COLOURS[p][edge] else 0)
+        for edge, (dq, dr) in enumerate(DIRECTIONS)
+    )
+    for p in range(len(LETTERS))
+)
+
+
+class _ScreenKeys(dict):
+    """cell -> :func:`screen_key`, filled on first use: sorting by a dict look-up is cheaper than by a call."""
+
+    def __missing__(self, cell: Cell) -> tuple[int, int]:
+        key = self[cell] = screen_key(cell)
+        return key
+
+
+_SCREEN = _ScreenKeys().__getitem__
 
 
 @dataclass(frozen=True)
@@ -113,28 +133,29 @@ class DragonsState(GameState):
 
     # ---- board bookkeeping ---------------------------------------------------------------------------------
 
-    def _set(self, cell: Cell, placement: int, source: str) -> None:
-        """Put a tile down and close the matching side of each empty neighbour."""
-        self.tiles[cell] = placement
+    def _set(self, cell: Cell, placement: int, source: str) -> list[Cell]:
+        """Put a tile down and close the matching side of each empty neighbour; those neighbours, in edge order."""
+        tiles, frontier = self.tiles, self.frontier
+        tiles[cell] = placement
         self.history.append((cell, placement, source))
         self.remaining -= 1
-        self.frontier.pop(cell, None)
+        frontier.pop(cell, None)
         self.gaps.discard(cell)
         self._choices = None
-        colours = EDGE_COLOURS[placement]
         q, r = cell
-        for edge in range(6):
-            dq, dr = DIRECTIONS[edge]
+        touched = []
+        for dq, dr, bit, x_bit in _SIDES[placement]:
             other = (q + dq, r + dr)
-            if other in self.tiles:
+            if other in tiles:
                 continue
-            sides = self.frontier.get(other)
+            sides = frontier.get(other)
             if sides is None:
-                sides = self.frontier[other] = [0, 0]
-            bit = 1 << ((edge + 3) % 6)
-            sides[0] |= bit
-            if colours[edge]:
-                sides[1] |= bit
+                frontier[other] = [bit, x_bit]
+            else:
+                sides[0] |= bit
+                sides[1] |= x_bit
+            touched.append(other)
+        return touched
 
     def kind(self, cell: Cell) -> str:
         """free, auto, gap or dead, for an empty cell next to the picture (rules-notes D3)."""
@@ -156,31 +177,33 @@ class DragonsState(GameState):
             if other in self.frontier:
                 yield other
 
-    def _cascade(self, cell: Cell) -> list[tuple[Cell, int]]:
+    def _cascade(self, touched: list[Cell]) -> list[tuple[Cell, int]]:
         """Fill auto gaps until none is left or the pool is empty, one at a time in screen order, and keep the
-        set of tail gaps in step. Only the neighbours of a new tile can change class."""
+        set of tail gaps in step. Only the neighbours of a new tile (``touched``, as :meth:`_set` gives them)
+        can change class."""
         autos: list[tuple[Cell, int]] = []
         waiting: set[Cell] = set()
-        touched = list(self._neighbours_in_frontier(cell))
+        frontier, gaps = self.frontier, self.gaps
         while True:
             for other in touched:
-                kind = self.kind(other)
+                closed, colours = frontier[other]
+                kind = KIND[closed][colours]
                 if kind == AUTO:
                     waiting.add(other)
                 else:
                     waiting.discard(other)
                 if kind == GAP:
-                    self.gaps.add(other)
+                    gaps.add(other)
                 else:
-                    self.gaps.discard(other)
+                    gaps.discard(other)
             if not waiting or self.remaining <= 0:
                 return autos
-            target = min(waiting, key=screen_key)
+            target = min(waiting, key=_SCREEN)
             waiting.discard(target)
-            placement = self.fits(target)[0]
-            self._set(target, placement, "auto")
+            closed, colours = frontier[target]
+            placement = FITS[closed][colours & closed][0]
+            touched = self._set(target, placement, "auto")
             autos.append((target, placement))
-            touched = list(self._neighbours_in_frontier(target))
 
     # ---- turn and positions --------------------------------------------------------------------------------
 
@@ -208,7 +231,7 @@ class DragonsState(GameState):
                 found = {cell: FITS[closed][colours & closed] for cell, (closed, colours) in self.frontier.items()}
             else:
                 found = {cell: self._allowed(cell) for cell in self.frontier}
-            self._choices = {cell: found[cell] for cell in sorted(found, key=screen_key) if found[cell]}
+            self._choices = {cell: found[cell] for cell in sorted(found, key=_SCREEN) if found[cell]}
         return self._choices
 
     def _allowed(self, cell: Cell) -> tuple[int, ...]:
@@ -241,8 +264,7 @@ class DragonsState(GameState):
         trial.history = list(self.history)
         trial.frontier = {other: list(sides) for other, sides in self.frontier.items()}
         trial.gaps = set(self.gaps)
-        trial._set(cell, placement, "move")
-        trial._cascade(cell)
+        trial._cascade(trial._set(cell, placement, "move"))
         return next((other for other in trial.frontier if trial.closed_sides(other) >= 4), None)
 
     @property
@@ -261,12 +283,29 @@ class DragonsState(GameState):
         as ``rng.choice(list(state.legal_moves))``, drawn from the open positions' allowed tiles without building
         the move list. ``rng`` is a ``random.Random`` or a :class:`rules.rng.Rng` (anything with ``randrange``)."""
         if self._outcome is None:
-            choices = self.choices()
-            pick = rng.randrange(sum(map(len, choices.values())) or 1)
-            for cell, placements in choices.items():
-                if pick < len(placements):
-                    return Place(LETTERS[placements[pick]], cell[0], cell[1])
-                pick -= len(placements)
+            if self._choices is None and self.must_complete and self.tiles and not self.gaps:
+                # the usual case, without building :meth:`choices`: every frontier cell offers what fits there
+                frontier = self.frontier
+                cells = sorted(frontier, key=_SCREEN)
+                counts = []
+                total = 0
+                for cell in cells:
+                    closed, colours = frontier[cell]
+                    fits = FITS[closed][colours & closed]
+                    counts.append(fits)
+                    total += len(fits)
+                pick = rng.randrange(total or 1)
+                for cell, placements in zip(cells, counts, strict=True):
+                    if pick < len(placements):
+                        return Place(LETTERS[placements[pick]], cell[0], cell[1])
+                    pick -= len(placements)
+            else:
+                choices = self.choices()
+                pick = rng.randrange(sum(map(len, choices.values())) or 1)
+                for cell, placements in choices.items():
+                    if pick < len(placements):
+                        return Place(LETTERS[placements[pick]], cell[0], cell[1])
+                    pick -= len(placements)
         raise IllegalMoveError("", "there is no legal move: the game is over")
 
     def _contains(self, move: object) -> bool:
@@ -357,23 +396,25 @@ class DragonsState(GameState):
 
     def _push(self, move: Place) -> list[Event]:
         seat = self.turn
-        name = self._name(seat)
-        self._set(move.cell, move.placement, "move")
-        autos = self._cascade(move.cell)
+        cell, placement, letter = (move.q, move.r), LETTERS.index(move.letter), move.letter
+        autos = self._cascade(self._set(cell, placement, "move"))
         bands = self.bands
-        code = cell_code(move.cell)
+        code = cell_code(cell)
         codes = [code]
-        cycled = bands.add(code, move.placement)
-        for cell, placement in autos:
-            code = cell_code(cell)
+        cycled = bands.add(code, placement)
+        for auto, auto_placement in autos:
+            code = cell_code(auto)
             codes.append(code)
-            cycled += bands.add(code, placement)
-        self.last = {"seat": seat, "cell": move.cell, "placement": move.placement, "autos": autos}
-        events = [Event("place", f"{name} placed {move}", seat, {"cell": list(move.cell), "letter": move.letter})]
-        for order, (cell, placement) in enumerate(autos, 1):
-            text = f"Auto move {order}: {LETTERS[placement]}@{_cell_text(cell)}"
-            events.append(Event("auto", text, seat, {"cell": list(cell), "letter": LETTERS[placement], "order": order}))
-        outcome = self._judge([move.cell, *(cell for cell, _ in autos)], codes, cycled)
+            cycled += bands.add(code, auto_placement)
+        self.last = {"seat": seat, "cell": cell, "placement": placement, "autos": autos}
+        text = f"{self._name(seat)} placed {letter}@{cell[0]},{cell[1]}"
+        events = [Event("place", text, seat, {"cell": [cell[0], cell[1]], "letter": letter})]
+        for order, (auto, auto_placement) in enumerate(autos, 1):
+            auto_letter = LETTERS[auto_placement]
+            text = f"Auto move {order}: {auto_letter}@{auto[0]},{auto[1]}"
+            data = {"cell": [auto[0], auto[1]], "letter": auto_letter, "order": order}
+            events.append(Event("auto", text, seat, data))
+        outcome = self._judge([cell, *(auto for auto, _ in autos)], codes, cycled)
         if outcome is None and self.remaining <= 0:
             outcome = self._final()
         if outcome is not None:
