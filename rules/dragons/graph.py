@@ -296,16 +296,33 @@ def code_cell(code: int) -> Cell:
 
 
 class Bands:
-    """:class:`BandForest` and the loop search of a move, on integer codes (the state's own copy of the bands,
-    grown tile by tile as the forest is). :meth:`loops` gives what :class:`RegionGraph` gives for the dragons a
-    move's cycles lie in (the same dragons in the same order, the same measures and the same loops) without
-    building tuples: the dragon walk and the block search are one depth-first walk."""
+    """:class:`BandForest` and the loop search of a move, on integer codes: the state's own copy of the bands,
+    grown tile by tile as the forest is.
+
+    Beside the union-find it keeps the biconnected blocks up to date as links are added (links and bands are
+    never removed): a spanning forest of the links (``tree``: node -> parent, -1 at a root), each tree link
+    labelled with its block (``label``: child node -> block, the blocks themselves a union-find with their bands
+    listed), and for each band in a block of three or more bands that block (``block_of``; a band has at most
+    three links, so it lies in at most one such block). A link that joins two trees is a bridge, a block of its
+    own; a link inside a tree merges every block on the tree path between its ends. So the block a move's band
+    lies in is a look-up, not a walk of its dragon.
+
+    :meth:`loops` gives what :class:`RegionGraph` gives for the dragons a move's cycles lie in: the same dragons
+    in the same order and the same loops. When a dragon's new bands lie in two blocks or more (which block
+    comes first then decides between equally long loops) or closed dragons alone count, it walks that dragon as
+    :class:`RegionGraph` and :func:`_blocks` do (:meth:`_dragon`)."""
 
     def __init__(self, crossed: bool) -> None:
         #: cell code -> placement of the tiles added so far
         self.board: dict[int, int] = {}
         #: node code -> parent node code (union-find, path halving)
         self.parent: dict[int, int] = {}
+        self.tree: dict[int, int] = {}
+        self.label: dict[int, int] = {}
+        #: block -> the block it was merged into (itself while it is whole), and each whole block's bands
+        self.merged: list[int] = []
+        self.members: dict[int, list[int]] = {}
+        self.block_of: dict[int, int] = {}
         self.reach = _CODE_REACH[crossed]
         self.edge_region = EDGE_REGION[crossed]
         self.colours = tuple(tuple(region.colour for region in regions) for regions in REGIONS[crossed])
@@ -317,15 +334,70 @@ class Bands:
             node = up
         return node
 
+    def _block(self, block: int) -> int:
+        merged = self.merged
+        while (up := merged[block]) != block:
+            merged[block] = merged[up]
+            block = up
+        return block
+
+    def _bridge(self, child: int, parent: int) -> None:
+        """A tree link from ``child`` (a tree root) up to ``parent``: a new block of two bands."""
+        block = len(self.merged)
+        self.merged.append(block)
+        self.members[block] = [child, parent]
+        self.tree[child] = parent
+        self.label[child] = block
+
+    def _evert(self, node: int) -> None:
+        """Make ``node`` the root of its tree: the links on its path to the old root turn round, labels kept."""
+        tree, label = self.tree, self.label
+        path = [node]
+        while (up := tree[path[-1]]) >= 0:
+            path.append(up)
+        for i in range(len(path) - 1, 0, -1):
+            tree[path[i]] = path[i - 1]
+            label[path[i]] = label[path[i - 1]]
+        tree[node] = -1
+
+    def _merge(self, a: int, b: int) -> None:
+        """The link a-b closes a cycle: the blocks of the tree links on the path between them become one."""
+        tree, label, block, members, block_of = self.tree, self.label, self._block, self.members, self.block_of
+        above = {a}
+        x = a
+        while (x := tree[x]) >= 0:
+            above.add(x)
+        path = []
+        x = b
+        while x not in above:
+            path.append(x)
+            x = tree[x]
+        top = x
+        x = a
+        while x != top:
+            path.append(x)
+            x = tree[x]
+        blocks = {block(label[x]) for x in path}
+        into = max(blocks, key=lambda found: len(members[found]))
+        blocks.discard(into)
+        bands = members[into]
+        for other in blocks:
+            self.merged[other] = into
+            bands += members.pop(other)
+        for x in path:
+            block_of[x] = into
+        block_of[top] = into
+
     def add(self, code: int, placement: int) -> list[int]:
         """Link the tile ``placement`` at cell ``code`` to the tiles added before it; its bands (node codes) whose
         links closed a cycle, as :meth:`BandForest.add`."""
-        board, parent, edge_region = self.board, self.parent, self.edge_region
+        board, parent, edge_region, tree = self.board, self.parent, self.edge_region, self.tree
         board[code] = placement
         closed = []
         node = code * 8
         for reach in self.reach[placement]:
             parent[node] = node
+            tree[node] = -1
             for step, facing in reach:
                 other = code + step
                 placed = board.get(other)
@@ -335,40 +407,76 @@ class Bands:
                 while (up := parent[a]) != a:
                     parent[a] = parent[up]
                     a = up
-                b = other * 8 + edge_region[placed][facing]
+                linked = other * 8 + edge_region[placed][facing]
+                b = linked
                 while (up := parent[b]) != b:
                     parent[b] = parent[up]
                     b = up
                 if a == b:
                     closed.append(node)
+                    self._merge(node, linked)
                 else:
                     parent[a] = b
+                    if tree[node] < 0:
+                        self._bridge(node, linked)
+                    else:
+                        self._evert(linked)
+                        self._bridge(linked, node)
             node += 1
         return closed
 
-    def loops(self, codes: list[int], cycled: list[int], closed_only: bool) -> list[tuple[int, int, list[Cell]]]:
+    def loops(self, codes: list[int], cycled: list[int], closed_only: bool) -> list[tuple[int, list[Cell]]]:
         """The dragons holding a band of ``cycled``, in the order :meth:`RegionGraph.dragons_through` meets them
-        from the cells ``codes``: for each with a hole (and closed, with ``closed_only``) its colour, holes and
+        from the cells ``codes``: for each with a hole (and closed, with ``closed_only``) its colour and
         :meth:`RegionGraph.longest_loop` through those cells (cells in loop order, [] for none)."""
         root = self.root
         roots = {root(node) for node in cycled}
-        board, regions = self.board, self.reach
+        board, regions, block_of, block = self.board, self.reach, self.block_of, self._block
         through = set(codes)
+        new = [node for code in codes for node in range(code * 8, code * 8 + len(regions[board[code]]))]
         out = []
-        for code in codes:
-            node = code * 8
-            for index in range(len(regions[board[code]])):
-                top = root(node + index)
-                if top in roots:
-                    roots.discard(top)
-                    found = self._dragon(node + index, through, closed_only)
-                    if found is not None:
-                        out.append(found)
+        for start in new:
+            top = root(start)
+            if top not in roots:
+                continue
+            roots.discard(top)
+            if closed_only:
+                found = self._dragon(start, through, closed_only)
+                if found is not None:
+                    out.append(found)
+                continue
+            # every cycled dragon has a hole; its loop lies in the blocks holding its new bands
+            blocks = {block(block_of[node]) for node in new if node in block_of and root(node) == top}
+            colour = self.colours[board[start >> 3]][start & 7]
+            if not blocks:
+                out.append((colour, []))
+            elif len(blocks) == 1:
+                out.append((colour, self._cycle(set(self.members[blocks.pop()]))))
+            else:
+                found = self._dragon(start, through, closed_only)
+                if found is not None:
+                    out.append(found)
             if not roots:
                 break
         return out
 
-    def _dragon(self, start: int, through: set[int], closed_only: bool) -> tuple[int, int, list[Cell]] | None:
+    def _cycle(self, block: set[int]) -> list[Cell]:
+        """:func:`_longest_cycle` of one block (links in the order the dragon walk lists them), as cells."""
+        board, reach, edge_region = self.board, self.reach, self.edge_region
+        sub: dict[int, list[int]] = {}
+        for node in block:
+            cell = node >> 3
+            linked = []
+            for step, facing in reach[board[cell]][node & 7]:
+                placed = board.get(cell + step)
+                if placed is not None:
+                    other = (cell + step) * 8 + edge_region[placed][facing]
+                    if other in block:
+                        linked.append(other)
+            sub[node] = linked
+        return [code_cell(node >> 3) for node in _longest_cycle(sub)]
+
+    def _dragon(self, start: int, through: set[int], closed_only: bool) -> tuple[int, list[Cell]] | None:
         """One dragon from ``start``: a depth-first walk in link order that counts its bands, links and open ends
         and cuts it into biconnected blocks as :func:`_blocks` does (same walk, so the same blocks in the same
         order); then the longest cycle of the blocks holding a band on a ``through`` cell."""
@@ -443,4 +551,4 @@ class Bands:
                 if len(cycle) > len(best):
                     best = cycle
         colour = self.colours[board[start >> 3]][start & 7]
-        return colour, holes, [code_cell(node >> 3) for node in best]
+        return colour, [code_cell(node >> 3) for node in best]

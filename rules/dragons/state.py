@@ -468,7 +468,7 @@ class DragonsState(GameState):
         need = LOOP_GOALS[self.goal]
         best: list[list[Cell]] = [[], []]
         found: list[tuple[int, list[Cell]]] = []
-        for colour, _, loop in self.bands.loops(codes, cycled, self.goal == "loop_closed"):
+        for colour, loop in self.bands.loops(codes, cycled, self.goal == "loop_closed"):
             if loop:
                 found.append((colour, loop))
                 if len(loop) >= need and len(loop) > len(best[colour]):
