@@ -341,14 +341,6 @@ class Bands:
             block = up
         return block
 
-    def _bridge(self, child: int, parent: int) -> None:
-        """A tree link from ``child`` (a tree root) up to ``parent``: a new block of two bands."""
-        block = len(self.merged)
-        self.merged.append(block)
-        self.members[block] = [child, parent]
-        self.tree[child] = parent
-        self.label[child] = block
-
     def _evert(self, node: int) -> None:
         """Make ``node`` the root of its tree: the links on its path to the old root turn round, labels kept."""
         tree, label = self.tree, self.label
@@ -392,6 +384,7 @@ class Bands:
         """Link the tile ``placement`` at cell ``code`` to the tiles added before it; its bands (node codes) whose
         links closed a cycle, as :meth:`BandForest.add`."""
         board, parent, edge_region, tree = self.board, self.parent, self.edge_region, self.tree
+        label, merged, members = self.label, self.merged, self.members
         board[code] = placement
         closed = []
         node = code * 8
@@ -418,10 +411,15 @@ class Bands:
                 else:
                     parent[a] = b
                     if tree[node] < 0:
-                        self._bridge(node, linked)
-                    else:
+                        child, top = node, linked
+                    else:  # the band is in a tree already: hang the other tree from it
                         self._evert(linked)
-                        self._bridge(linked, node)
+                        child, top = linked, node
+                    block = len(merged)  # a bridge: a new block of two bands
+                    merged.append(block)
+                    members[block] = [child, top]
+                    tree[child] = top
+                    label[child] = block
             node += 1
         return closed
 
@@ -463,6 +461,16 @@ class Bands:
     def _cycle(self, block: set[int]) -> list[Cell]:
         """:func:`_longest_cycle` of one block (links in the order the dragon walk lists them), as cells."""
         board, reach, edge_region = self.board, self.reach, self.edge_region
+        if len(block) == 3:
+            # a triangle: the search starts at its lowest band and goes first to that band's first link
+            start = min(block)
+            cell = start >> 3
+            for step, facing in reach[board[cell]][start & 7]:
+                placed = board.get(cell + step)
+                if placed is not None and (cell + step) * 8 + edge_region[placed][facing] in block:
+                    block.discard(start)
+                    block.discard((cell + step) * 8 + edge_region[placed][facing])
+                    return [code_cell(cell), code_cell(cell + step), code_cell(block.pop() >> 3)]
         sub: dict[int, list[int]] = {}
         for node in block:
             cell = node >> 3

@@ -287,15 +287,9 @@ class DragonsState(GameState):
                 # the usual case, without building :meth:`choices`: every frontier cell offers what fits there
                 frontier = self.frontier
                 cells = sorted(frontier, key=_SCREEN)
-                counts = []
-                total = 0
-                for cell in cells:
-                    closed, colours = frontier[cell]
-                    fits = FITS[closed][colours & closed]
-                    counts.append(fits)
-                    total += len(fits)
-                pick = rng.randrange(total or 1)
-                for cell, placements in zip(cells, counts, strict=True):
+                offered = [FITS[closed][colours & closed] for closed, colours in map(frontier.__getitem__, cells)]
+                pick = rng.randrange(sum(map(len, offered)) or 1)
+                for cell, placements in zip(cells, offered, strict=True):
                     if pick < len(placements):
                         return Place(LETTERS[placements[pick]], cell[0], cell[1])
                     pick -= len(placements)
