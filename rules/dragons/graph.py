@@ -430,30 +430,36 @@ class Bands:
         root = self.root
         roots = {root(node) for node in cycled}
         board, regions, block_of, block = self.board, self.reach, self.block_of, self._block
-        through = set(codes)
         new = [node for code in codes for node in range(code * 8, code * 8 + len(regions[board[code]]))]
+        tops = [root(node) for node in new]
         out = []
-        for start in new:
-            top = root(start)
+        for start, top in zip(new, tops, strict=True):
             if top not in roots:
                 continue
             roots.discard(top)
             if closed_only:
-                found = self._dragon(start, through, closed_only)
+                found = self._dragon(start, set(codes), closed_only)
                 if found is not None:
                     out.append(found)
                 continue
             # every cycled dragon has a hole; its loop lies in the blocks holding its new bands
-            blocks = {block(block_of[node]) for node in new if node in block_of and root(node) == top}
             colour = self.colours[board[start >> 3]][start & 7]
-            if not blocks:
-                out.append((colour, []))
-            elif len(blocks) == 1:
+            mine = [node for node, its in zip(new, tops, strict=True) if its == top and node in block_of]
+            blocks = {block(block_of[node]) for node in mine}
+            if len(blocks) == 1:
                 out.append((colour, self._cycle(set(self.members[blocks.pop()]))))
+            elif not blocks:
+                out.append((colour, []))
             else:
-                found = self._dragon(start, through, closed_only)
-                if found is not None:
-                    out.append(found)
+                # the longest of the blocks' cycles; between equally long ones the walk's block order decides
+                cycles = [self._cycle(set(self.members[found])) for found in blocks]
+                longest = max(map(len, cycles))
+                if sum(len(cycle) == longest for cycle in cycles) == 1:
+                    out.append((colour, next(cycle for cycle in cycles if len(cycle) == longest)))
+                else:
+                    found = self._dragon(start, set(codes), closed_only)
+                    if found is not None:
+                        out.append(found)
             if not roots:
                 break
         return out
