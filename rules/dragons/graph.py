@@ -488,6 +488,15 @@ class Bands:
                     if other in block:
                         linked.append(other)
             sub[node] = linked
+        if len(block) == 4:
+            # four bands in a block always close a cycle through all four: the first the search meets
+            start = min(block)
+            for a in sub[start]:
+                for b in sub[a]:
+                    if b != start:
+                        for c in sub[b]:
+                            if c != start and c != a and start in sub[c]:
+                                return [code_cell(start >> 3), code_cell(a >> 3), code_cell(b >> 3), code_cell(c >> 3)]
         return [code_cell(node >> 3) for node in _longest_cycle(sub)]
 
     def _dragon(self, start: int, through: set[int], closed_only: bool) -> tuple[int, list[Cell]] | None:
