@@ -370,12 +370,16 @@ class Bands:
             path.append(x)
             x = tree[x]
         blocks = {block(label[x]) for x in path}
-        into = max(blocks, key=lambda found: len(members[found]))
-        blocks.discard(into)
-        bands = members[into]
-        for other in blocks:
-            self.merged[other] = into
-            bands += members.pop(other)
+        into = blocks.pop()
+        if blocks:
+            merged = self.merged
+            blocks.add(into)
+            into = max(blocks, key=lambda found: len(members[found]))
+            blocks.discard(into)
+            bands = members[into]
+            for other in blocks:
+                merged[other] = into
+                bands += members.pop(other)
         for x in path:
             block_of[x] = into
         block_of[top] = into
@@ -391,15 +395,12 @@ class Bands:
         for reach in self.reach[placement]:
             parent[node] = node
             tree[node] = -1
+            a = node  # the root of the band's set, kept as links are made
             for step, facing in reach:
                 other = code + step
                 placed = board.get(other)
                 if placed is None:
                     continue
-                a = node
-                while (up := parent[a]) != a:
-                    parent[a] = parent[up]
-                    a = up
                 linked = other * 8 + edge_region[placed][facing]
                 b = linked
                 while (up := parent[b]) != b:
@@ -410,6 +411,7 @@ class Bands:
                     self._merge(node, linked)
                 else:
                     parent[a] = b
+                    a = b
                     if tree[node] < 0:
                         child, top = node, linked
                     else:  # the band is in a tree already: hang the other tree from it
