@@ -113,6 +113,8 @@ class DragonsState(GameState):
         self.must_complete = not self.options.get("may_complete")
         self.goal = opts.goal(self.options)
         self.num_eyes = int(self.options.get("num_eyes") or 1)
+        #: with a loop goal and one eye needed, the win test reads the move's cycles alone (:meth:`_judge_cycles`)
+        self._cycles_only = self.goal in LOOP_GOALS and self.num_eyes <= 1
         self.remaining = int(self.options.get("num_tiles") or opts.DEFAULT_TILES)
         self.tiles: dict[Cell, int] = {}
         #: every tile in placement order: (cell, placement, source) with source "start", "move" or "auto"
@@ -383,7 +385,7 @@ class DragonsState(GameState):
 
     def _forced_move(self) -> Place | None:
         """A single owed gap fits a single tail: that is the only legal move, so the server plays it."""
-        if self.gap_owed and len(self.gaps) == 1:
+        if self.must_complete and len(self.gaps) == 1:
             (cell,) = self.gaps
             return Place(LETTERS[self.fits(cell)[0]], cell[0], cell[1])
         return None
@@ -392,14 +394,14 @@ class DragonsState(GameState):
         seat = self.turn
         cell, placement, letter = (move.q, move.r), LETTERS.index(move.letter), move.letter
         autos = self._cascade(self._set(cell, placement, "move"))
-        bands = self.bands
+        add = self.bands.add
         code = cell_code(cell)
         codes = [code]
-        cycled = bands.add(code, placement)
+        cycled = add(code, placement)
         for auto, auto_placement in autos:
             code = cell_code(auto)
             codes.append(code)
-            cycled += bands.add(code, auto_placement)
+            cycled += add(code, auto_placement)
         self.last = {"seat": seat, "cell": cell, "placement": placement, "autos": autos}
         text = f"{self._name(seat)} placed {letter}@{cell[0]},{cell[1]}"
         events = [Event("place", text, seat, {"cell": [cell[0], cell[1]], "letter": letter})]
@@ -408,7 +410,11 @@ class DragonsState(GameState):
             text = f"Auto move {order}: {auto_letter}@{auto[0]},{auto[1]}"
             data = {"cell": [auto[0], auto[1]], "letter": auto_letter, "order": order}
             events.append(Event("auto", text, seat, data))
-        outcome = self._judge([cell, *(auto for auto, _ in autos)], codes, cycled)
+        if self._cycles_only:  # :meth:`_judge` in short
+            self.loops = []
+            outcome = self._judge_cycles(codes, cycled) if cycled else None
+        else:
+            outcome = self._judge([cell, *(auto for auto, _ in autos)], codes, cycled)
         if outcome is None and self.remaining <= 0:
             outcome = self._final()
         if outcome is not None:
@@ -440,7 +446,7 @@ class DragonsState(GameState):
         self.loops = []
         if self.goal in opts.SCORED_GOALS:
             return None
-        if self.goal in LOOP_GOALS and self.num_eyes <= 1:
+        if self._cycles_only:
             return self._judge_cycles(codes, cycled) if cycled else None
         graph = RegionGraph(self.tiles, self.crossed)
         if self.goal in LOOP_GOALS:
@@ -467,6 +473,8 @@ class DragonsState(GameState):
                 found.append((colour, loop))
                 if len(loop) >= need and len(loop) > len(best[colour]):
                     best[colour] = loop
+        if not found:
+            return None
         self.loops = [(colour, loop, loop is best[colour]) for colour, loop in found]
         lengths = [len(loop) if loop else -1 for loop in best]
         return self._compare(lengths, "a loop through {} tiles", "loops through {} tiles each")
