@@ -429,9 +429,17 @@ class Bands:
         """The dragons holding a band of ``cycled``, in the order :meth:`RegionGraph.dragons_through` meets them
         from the cells ``codes``: for each with a hole (and closed, with ``closed_only``) its colour and
         :meth:`RegionGraph.longest_loop` through those cells (cells in loop order, [] for none)."""
+        board, regions, block_of, block = self.board, self.reach, self.block_of, self._block
+        if len(codes) == 1 and not closed_only:
+            # one new tile: a band that closes a cycle has two links or more, so it is not a dead-end tail, and
+            # the tile's other bands are of the other colour: each such band is the only new one of its dragon
+            colours = self.colours[board[codes[0]]]
+            return [
+                (colours[node & 7], self._cycle(set(self.members[block(block_of[node])])))
+                for node in dict.fromkeys(cycled)
+            ]
         root = self.root
         roots = {root(node) for node in cycled}
-        board, regions, block_of, block = self.board, self.reach, self.block_of, self._block
         new = [node for code in codes for node in range(code * 8, code * 8 + len(regions[board[code]]))]
         tops = [root(node) for node in new]
         out = []
