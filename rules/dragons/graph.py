@@ -295,6 +295,17 @@ def code_cell(code: int) -> Cell:
     return (q - _OFFSET, r - _OFFSET)
 
 
+class _Cells(dict):
+    """cell code -> cell, filled on first use (a look-up instead of a call on the loop path)."""
+
+    def __missing__(self, code: int) -> Cell:
+        cell = self[code] = code_cell(code)
+        return cell
+
+
+_CELL = _Cells().__getitem__
+
+
 class Bands:
     """:class:`BandForest` and the loop search of a move, on integer codes: the state's own copy of the bands,
     grown tile by tile as the forest is.
@@ -486,7 +497,7 @@ class Bands:
                 if placed is not None and (cell + step) * 8 + edge_region[placed][facing] in block:
                     block.discard(start)
                     block.discard((cell + step) * 8 + edge_region[placed][facing])
-                    return [code_cell(cell), code_cell(cell + step), code_cell(block.pop() >> 3)]
+                    return [_CELL(cell), _CELL(cell + step), _CELL(block.pop() >> 3)]
         sub: dict[int, list[int]] = {}
         for node in block:
             cell = node >> 3
@@ -506,8 +517,8 @@ class Bands:
                     if b != start:
                         for c in sub[b]:
                             if c != start and c != a and start in sub[c]:
-                                return [code_cell(start >> 3), code_cell(a >> 3), code_cell(b >> 3), code_cell(c >> 3)]
-        return [code_cell(node >> 3) for node in _longest_cycle(sub)]
+                                return [_CELL(start >> 3), _CELL(a >> 3), _CELL(b >> 3), _CELL(c >> 3)]
+        return [_CELL(node >> 3) for node in _longest_cycle(sub)]
 
     def _dragon(self, start: int, through: set[int], closed_only: bool) -> tuple[int, list[Cell]] | None:
         """One dragon from ``start``: a depth-first walk in link order that counts its bands, links and open ends

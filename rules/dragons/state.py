@@ -14,7 +14,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.base import Event, GameState, IllegalMoveError, LegalMoves, MoveSyntaxError, Outcome, StateFormatError
+from rules.base import (
+    Event,
+    GameState,
+    IllegalMoveError,
+    LegalMoves,
+    MoveSyntaxError,
+    Outcome,
+    Resign,
+    StateFormatError,
+)
 from rules.dragons import options as opts
 from rules.dragons.graph import Bands, Dragon, RegionGraph, cell_code
 from rules.dragons.tiles import (
@@ -52,10 +61,12 @@ _SIDES = tuple(
 
 
 class _ScreenKeys(dict):
-    """cell -> :func:`screen_key`, filled on first use: sorting by a dict look-up is cheaper than by a call."""
+    """cell -> an integer that sorts as :func:`screen_key` does, filled on first use: sorting by a dict look-up
+    of an integer is cheaper than by a call that makes a tuple."""
 
-    def __missing__(self, cell: Cell) -> tuple[int, int]:
-        key = self[cell] = screen_key(cell)
+    def __missing__(self, cell: Cell) -> int:
+        row, column = screen_key(cell)
+        key = self[cell] = (row << 16) + column + (1 << 15)
         return key
 
 
@@ -382,6 +393,17 @@ class DragonsState(GameState):
             span = "1" if len(cells) == 1 else f"1 to {len(cells)}"
             raise IllegalMoveError(text, f"there is no position {number}: {owed}the open positions are {span}")
         return cells[number - 1]
+
+    def forced_move(self) -> Any | None:
+        """:meth:`GameState.forced_move`, shorter on the playout path: no property, no extra call."""
+        if self._outcome is not None:
+            return None
+        if self.turn in self.queued_resign:
+            return Resign(self.turn)
+        if self.must_complete and len(self.gaps) == 1:
+            (cell,) = self.gaps
+            return Place(LETTERS[self.fits(cell)[0]], cell[0], cell[1])
+        return None
 
     def _forced_move(self) -> Place | None:
         """A single owed gap fits a single tail: that is the only legal move, so the server plays it."""
