@@ -35,6 +35,7 @@ from rules.dragons.tiles import (
     EDGE_COLOURS,
     EDGE_NAMES,
     FITS,
+    FREE,
     GAP,
     KIND,
     LETTERS,
@@ -201,13 +202,19 @@ class DragonsState(GameState):
             for other in touched:
                 closed, colours = frontier[other]
                 kind = KIND[closed][colours]
-                if kind == AUTO:
+                if kind == FREE:  # the usual case: neither waiting nor a gap (sets read before a call)
+                    if other in waiting:
+                        waiting.discard(other)
+                    if other in gaps:
+                        gaps.discard(other)
+                elif kind == AUTO:
                     waiting.add(other)
-                else:
+                    gaps.discard(other)
+                elif kind == GAP:
                     waiting.discard(other)
-                if kind == GAP:
                     gaps.add(other)
                 else:
+                    waiting.discard(other)
                     gaps.discard(other)
             if not waiting or self.remaining <= 0:
                 return autos
