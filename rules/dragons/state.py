@@ -148,7 +148,9 @@ class DragonsState(GameState):
     # ---- board bookkeeping ---------------------------------------------------------------------------------
 
     def _set(self, cell: Cell, placement: int, source: str) -> list[Cell]:
-        """Put a tile down and close the matching side of each empty neighbour; those neighbours, in edge order."""
+        """Put a tile down and close the matching side of each empty neighbour. Returns the neighbours that were
+        next to the picture already, in edge order: the only cells whose class can change (a cell new to the
+        frontier has one closed side, so it is free, and it is neither a gap nor waiting for an auto move)."""
         tiles, frontier = self.tiles, self.frontier
         tiles[cell] = placement
         self.history.append((cell, placement, source))
@@ -168,7 +170,7 @@ class DragonsState(GameState):
             else:
                 sides[0] |= bit
                 sides[1] |= x_bit
-            touched.append(other)
+                touched.append(other)
         return touched
 
     def kind(self, cell: Cell) -> str:
@@ -193,8 +195,8 @@ class DragonsState(GameState):
 
     def _cascade(self, touched: list[Cell]) -> list[tuple[Cell, int]]:
         """Fill auto gaps until none is left or the pool is empty, one at a time in screen order, and keep the
-        set of tail gaps in step. Only the neighbours of a new tile (``touched``, as :meth:`_set` gives them)
-        can change class."""
+        set of tail gaps in step. Only the neighbours of a new tile can change class, and of those only the ones
+        that were next to the picture before it (``touched``, as :meth:`_set` gives them)."""
         autos: list[tuple[Cell, int]] = []
         waiting: set[Cell] = set()
         frontier, gaps = self.frontier, self.gaps
