@@ -3,7 +3,9 @@
 A node is one band of one colour on one tile; two nodes are linked when their tiles share an edge of that colour
 (rules-notes D4). A dragon is a connected component; its holes are the cycle rank (links - nodes + 1); it is closed
 when no band edge faces an empty cell; a loop is a simple cycle and its length is the number of tiles it passes.
-The loop measure lives in :func:`longest_loop` alone, so a different reading of "loop" changes one function.
+The loop measure lives in :func:`longest_loop` alone, so a different reading of "loop" changes one function
+(:class:`Bands`, the playout path's copy of the bands, searches blocks with the same :func:`_longest_cycle` and reads
+blocks of three and four bands directly: tests/test_dragons_playout.py holds the two to the same loops).
 """
 
 from __future__ import annotations
@@ -319,9 +321,9 @@ class Bands:
     lies in is a look-up, not a walk of its dragon.
 
     :meth:`loops` gives what :class:`RegionGraph` gives for the dragons a move's cycles lie in: the same dragons
-    in the same order and the same loops. When a dragon's new bands lie in two blocks or more (which block
-    comes first then decides between equally long loops) or closed dragons alone count, it walks that dragon as
-    :class:`RegionGraph` and :func:`_blocks` do (:meth:`_dragon`)."""
+    in the same order and the same loops. When a dragon's new bands lie in two blocks or more whose longest
+    cycles are equally long (the block the walk meets first then decides), or closed dragons alone count, it
+    walks that dragon as :class:`RegionGraph` and :func:`_blocks` do (:meth:`_dragon`)."""
 
     def __init__(self, crossed: bool) -> None:
         #: cell code -> placement of the tiles added so far
