@@ -314,11 +314,11 @@ class Bands:
 
     Beside the union-find it keeps the biconnected blocks up to date as links are added (links and bands are
     never removed): a spanning forest of the links (``tree``: node -> parent, -1 at a root), each tree link
-    labelled with its block (``label``: child node -> block, the blocks themselves a union-find with their bands
-    listed), and for each band in a block of three or more bands that block (``block_of``; a band has at most
-    three links, so it lies in at most one such block). A link that joins two trees is a bridge, a block of its
-    own; a link inside a tree merges every block on the tree path between its ends. So the block a move's band
-    lies in is a look-up, not a walk of its dragon.
+    labelled with its block (``label``: child node -> block, -1 for a bridge; the blocks with a cycle are a
+    union-find with their bands listed), and for each band in a block with a cycle that block (``block_of``; a
+    band has at most three links, so it lies in at most one such block). A link that joins two trees is a
+    bridge, a block of its own; a link inside a tree merges every block on the tree path between its ends. So
+    the block a move's band lies in is a look-up, not a walk of its dragon.
 
     :meth:`loops` gives what :class:`RegionGraph` gives for the dragons a move's cycles lie in: the same dragons
     in the same order and the same loops. When a dragon's new bands lie in two blocks or more whose longest
@@ -367,7 +367,7 @@ class Bands:
 
     def _merge(self, a: int, b: int) -> None:
         """The link a-b closes a cycle: the blocks of the tree links on the path between them become one."""
-        tree, label, block, members, block_of = self.tree, self.label, self._block, self.members, self.block_of
+        tree, label, merged, members, block_of = self.tree, self.label, self.merged, self.members, self.block_of
         above = {a}
         x = a
         while (x := tree[x]) >= 0:
@@ -382,26 +382,37 @@ class Bands:
         while x != top:
             path.append(x)
             x = tree[x]
-        blocks = {block(label[x]) for x in path}
-        into = blocks.pop()
-        if blocks:
-            merged = self.merged
-            blocks.add(into)
-            into = max(blocks, key=lambda found: len(members[found]))
-            blocks.discard(into)
+        blocks = set()
+        for x in path:
+            found = label[x]
+            if found >= 0:  # not a bridge: find its block
+                while (up := merged[found]) != found:
+                    merged[found] = merged[up]
+                    found = up
+                blocks.add(found)
+        if not blocks:
+            into = len(merged)
+            merged.append(into)
+            bands = members[into] = []
+        else:
+            into = max(blocks, key=lambda found: len(members[found])) if len(blocks) > 1 else blocks.pop()
             bands = members[into]
+            blocks.discard(into)
             for other in blocks:
                 merged[other] = into
                 bands += members.pop(other)
         for x in path:
+            label[x] = into
             block_of[x] = into
         block_of[top] = into
+        bands += path
+        bands.append(top)
 
     def add(self, code: int, placement: int) -> list[int]:
         """Link the tile ``placement`` at cell ``code`` to the tiles added before it; its bands (node codes) whose
         links closed a cycle, as :meth:`BandForest.add`."""
         board, parent, edge_region, tree = self.board, self.parent, self.edge_region, self.tree
-        label, merged, members = self.label, self.merged, self.members
+        label = self.label
         board[code] = placement
         closed = []
         node = code * 8
@@ -430,11 +441,8 @@ class Bands:
                     else:  # the band is in a tree already: hang the other tree from it
                         self._evert(linked)
                         child, top = linked, node
-                    block = len(merged)  # a bridge: a new block of two bands
-                    merged.append(block)
-                    members[block] = [child, top]
                     tree[child] = top
-                    label[child] = block
+                    label[child] = -1  # a bridge, a block of its own (not listed: only blocks with a cycle are)
             node += 1
         return closed
 
