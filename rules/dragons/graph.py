@@ -3,7 +3,9 @@
 A node is one band of one colour on one tile; two nodes are linked when their tiles share an edge of that colour
 (rules-notes D4). A dragon is a connected component; its holes are the cycle rank (links - nodes + 1); it is closed
 when no band edge faces an empty cell; a loop is a simple cycle and its length is the number of tiles it passes.
-The loop measure lives in :func:`longest_loop` alone, so a different reading of "loop" changes one function.
+The loop measure lives in :func:`longest_loop` alone, so a different reading of "loop" changes one function
+(:class:`Bands`, the playout path's copy of the bands, searches blocks with the same :func:`_longest_cycle` and reads
+blocks of three and four bands directly: tests/test_dragons_playout.py holds the two to the same loops).
 """
 
 from __future__ import annotations
@@ -267,3 +269,340 @@ def _blocks(adjacency: dict[Node, list[Node]]) -> list[set[Node]]:
                 if order[child] < low[node]:
                     low[node] = order[child]
     return blocks
+
+
+# ---- the playout path: bands as integers -----------------------------------------------------------------------
+#
+# A cell (q, r) is the integer code (q + _OFFSET) * _WIDTH + r + _OFFSET, and its band ``index`` the node
+# code * 8 + index. Both orders agree with the tuples' (cell first, then band), so sorting codes sorts as the
+# tuple forms would, and a neighbour is one addition away. Coordinates stay far inside the offset: a pool holds
+# at most a few hundred tiles.
+
+_OFFSET, _WIDTH = 1 << 12, 1 << 13
+_STEPS = tuple(dq * _WIDTH + dr for dq, dr in DIRECTIONS)
+#: [crossed][placement][region]: (step to the neighbour's code, edge seen from the neighbour) per edge reached
+_CODE_REACH = tuple(
+    tuple(tuple(tuple((_STEPS[e], (e + 3) % 6) for e in region.edges) for region in regions) for regions in by_set)
+    for by_set in REGIONS
+)
+
+
+def cell_code(cell: Cell) -> int:
+    """The integer code of a cell (see above)."""
+    return (cell[0] + _OFFSET) * _WIDTH + cell[1] + _OFFSET
+
+
+def code_cell(code: int) -> Cell:
+    q, r = divmod(code, _WIDTH)
+    return (q - _OFFSET, r - _OFFSET)
+
+
+class _Cells(dict):
+    """cell code -> cell, filled on first use (a look-up instead of a call on the loop path)."""
+
+    def __missing__(self, code: int) -> Cell:
+        cell = self[code] = code_cell(code)
+        return cell
+
+
+_CELL = _Cells().__getitem__
+
+
+class Bands:
+    """:class:`BandForest` and the loop search of a move, on integer codes: the state's own copy of the bands,
+    grown tile by tile as the forest is.
+
+    Beside the union-find it keeps the biconnected blocks up to date as links are added (links and bands are
+    never removed): a spanning forest of the links (``tree``: node -> parent, -1 at a root), each tree link
+    labelled with its block (``label``: child node -> block, -1 for a bridge; the blocks with a cycle are a
+    union-find with their bands listed), and for each band in a block with a cycle that block (``block_of``; a
+    band has at most three links, so it lies in at most one such block). A link that joins two trees is a
+    bridge, a block of its own; a link inside a tree merges every block on the tree path between its ends. So
+    the block a move's band lies in is a look-up, not a walk of its dragon.
+
+    :meth:`loops` gives what :class:`RegionGraph` gives for the dragons a move's cycles lie in: the same dragons
+    in the same order and the same loops. When a dragon's new bands lie in two blocks or more whose longest
+    cycles are equally long (the block the walk meets first then decides), or closed dragons alone count, it
+    walks that dragon as :class:`RegionGraph` and :func:`_blocks` do (:meth:`_dragon`)."""
+
+    def __init__(self, crossed: bool) -> None:
+        #: cell code -> placement of the tiles added so far
+        self.board: dict[int, int] = {}
+        #: node code -> parent node code (union-find, path halving)
+        self.parent: dict[int, int] = {}
+        self.tree: dict[int, int] = {}
+        self.label: dict[int, int] = {}
+        #: block -> the block it was merged into (itself while it is whole), and each whole block's bands
+        self.merged: list[int] = []
+        self.members: dict[int, list[int]] = {}
+        self.block_of: dict[int, int] = {}
+        self.reach = _CODE_REACH[crossed]
+        self.edge_region = EDGE_REGION[crossed]
+        self.colours = tuple(tuple(region.colour for region in regions) for regions in REGIONS[crossed])
+
+    def root(self, node: int) -> int:
+        parent = self.parent
+        while (up := parent[node]) != node:
+            parent[node] = parent[up]
+            node = up
+        return node
+
+    def _block(self, block: int) -> int:
+        merged = self.merged
+        while (up := merged[block]) != block:
+            merged[block] = merged[up]
+            block = up
+        return block
+
+    def _evert(self, node: int) -> None:
+        """Make ``node`` the root of its tree: the links on its path to the old root turn round, labels kept."""
+        tree, label = self.tree, self.label
+        path = [node]
+        while (up := tree[path[-1]]) >= 0:
+            path.append(up)
+        for i in range(len(path) - 1, 0, -1):
+            tree[path[i]] = path[i - 1]
+            label[path[i]] = label[path[i - 1]]
+        tree[node] = -1
+
+    def _merge(self, a: int, b: int) -> None:
+        """The link a-b closes a cycle: the blocks of the tree links on the path between them become one."""
+        tree, label, merged, members, block_of = self.tree, self.label, self.merged, self.members, self.block_of
+        above = {a}
+        x = a
+        while (x := tree[x]) >= 0:
+            above.add(x)
+        path = []
+        x = b
+        while x not in above:
+            path.append(x)
+            x = tree[x]
+        top = x
+        x = a
+        while x != top:
+            path.append(x)
+            x = tree[x]
+        blocks = set()
+        for x in path:
+            found = label[x]
+            if found >= 0:  # not a bridge: find its block
+                while (up := merged[found]) != found:
+                    merged[found] = merged[up]
+                    found = up
+                blocks.add(found)
+        if not blocks:
+            into = len(merged)
+            merged.append(into)
+            bands = members[into] = []
+        else:
+            into = max(blocks, key=lambda found: len(members[found])) if len(blocks) > 1 else blocks.pop()
+            bands = members[into]
+            blocks.discard(into)
+            for other in blocks:
+                merged[other] = into
+                bands += members.pop(other)
+        for x in path:
+            label[x] = into
+            block_of[x] = into
+        block_of[top] = into
+        bands += path
+        bands.append(top)
+
+    def add(self, code: int, placement: int) -> list[int]:
+        """Link the tile ``placement`` at cell ``code`` to the tiles added before it; its bands (node codes) whose
+        links closed a cycle, as :meth:`BandForest.add`."""
+        board, parent, edge_region, tree = self.board, self.parent, self.edge_region, self.tree
+        label = self.label
+        board[code] = placement
+        closed = []
+        node = code * 8
+        for reach in self.reach[placement]:
+            parent[node] = node
+            tree[node] = -1
+            a = node  # the root of the band's set, kept as links are made
+            for step, facing in reach:
+                other = code + step
+                placed = board.get(other)
+                if placed is None:
+                    continue
+                linked = other * 8 + edge_region[placed][facing]
+                b = linked
+                while (up := parent[b]) != b:
+                    parent[b] = parent[up]
+                    b = up
+                if a == b:
+                    closed.append(node)
+                    self._merge(node, linked)
+                else:
+                    parent[a] = b
+                    a = b
+                    if tree[node] < 0:
+                        child, top = node, linked
+                    else:  # the band is in a tree already: hang the other tree from it
+                        self._evert(linked)
+                        child, top = linked, node
+                    tree[child] = top
+                    label[child] = -1  # a bridge, a block of its own (not listed: only blocks with a cycle are)
+            node += 1
+        return closed
+
+    def loops(self, codes: list[int], cycled: list[int], closed_only: bool) -> list[tuple[int, list[Cell]]]:
+        """The dragons holding a band of ``cycled``, in the order :meth:`RegionGraph.dragons_through` meets them
+        from the cells ``codes``: for each with a hole (and closed, with ``closed_only``) its colour and
+        :meth:`RegionGraph.longest_loop` through those cells (cells in loop order, [] for none)."""
+        board, regions, block_of, block = self.board, self.reach, self.block_of, self._block
+        if len(codes) == 1 and not closed_only:
+            # one new tile: a band that closes a cycle has two links or more, so it is not a dead-end tail, and
+            # the tile's other bands are of the other colour: each such band is the only new one of its dragon
+            colours = self.colours[board[codes[0]]]
+            return [
+                (colours[node & 7], self._cycle(set(self.members[block(block_of[node])])))
+                for node in dict.fromkeys(cycled)
+            ]
+        root = self.root
+        roots = {root(node) for node in cycled}
+        new = [node for code in codes for node in range(code * 8, code * 8 + len(regions[board[code]]))]
+        tops = [root(node) for node in new]
+        out = []
+        for start, top in zip(new, tops, strict=True):
+            if top not in roots:
+                continue
+            roots.discard(top)
+            if closed_only:
+                found = self._dragon(start, set(codes), closed_only)
+                if found is not None:
+                    out.append(found)
+                continue
+            # every cycled dragon has a hole; its loop lies in the blocks holding its new bands
+            colour = self.colours[board[start >> 3]][start & 7]
+            mine = [node for node, its in zip(new, tops, strict=True) if its == top and node in block_of]
+            blocks = {block(block_of[node]) for node in mine}
+            if len(blocks) == 1:
+                out.append((colour, self._cycle(set(self.members[blocks.pop()]))))
+            elif not blocks:
+                out.append((colour, []))
+            else:
+                # the longest of the blocks' cycles; between equally long ones the walk's block order decides
+                cycles = [self._cycle(set(self.members[found])) for found in blocks]
+                longest = max(map(len, cycles))
+                if sum(len(cycle) == longest for cycle in cycles) == 1:
+                    out.append((colour, next(cycle for cycle in cycles if len(cycle) == longest)))
+                else:
+                    found = self._dragon(start, set(codes), closed_only)
+                    if found is not None:
+                        out.append(found)
+            if not roots:
+                break
+        return out
+
+    def _cycle(self, block: set[int]) -> list[Cell]:
+        """:func:`_longest_cycle` of one block (links in the order the dragon walk lists them), as cells."""
+        board, reach, edge_region = self.board, self.reach, self.edge_region
+        if len(block) == 3:
+            # a triangle: the search starts at its lowest band and goes first to that band's first link
+            start = min(block)
+            cell = start >> 3
+            for step, facing in reach[board[cell]][start & 7]:
+                placed = board.get(cell + step)
+                if placed is not None and (cell + step) * 8 + edge_region[placed][facing] in block:
+                    block.discard(start)
+                    block.discard((cell + step) * 8 + edge_region[placed][facing])
+                    return [_CELL(cell), _CELL(cell + step), _CELL(block.pop() >> 3)]
+        sub: dict[int, list[int]] = {}
+        for node in block:
+            cell = node >> 3
+            linked = []
+            for step, facing in reach[board[cell]][node & 7]:
+                placed = board.get(cell + step)
+                if placed is not None:
+                    other = (cell + step) * 8 + edge_region[placed][facing]
+                    if other in block:
+                        linked.append(other)
+            sub[node] = linked
+        if len(block) == 4:
+            # four bands in a block always close a cycle through all four: the first the search meets
+            start = min(block)
+            for a in sub[start]:
+                for b in sub[a]:
+                    if b != start:
+                        for c in sub[b]:
+                            if c != start and c != a and start in sub[c]:
+                                return [_CELL(start >> 3), _CELL(a >> 3), _CELL(b >> 3), _CELL(c >> 3)]
+        return [_CELL(node >> 3) for node in _longest_cycle(sub)]
+
+    def _dragon(self, start: int, through: set[int], closed_only: bool) -> tuple[int, list[Cell]] | None:
+        """One dragon from ``start``: a depth-first walk in link order that counts its bands, links and open ends
+        and cuts it into biconnected blocks as :func:`_blocks` does (same walk, so the same blocks in the same
+        order); then the longest cycle of the blocks holding a band on a ``through`` cell."""
+        board, reach, edge_region = self.board, self.reach, self.edge_region
+        adjacency: dict[int, list[int]] = {}
+        order: dict[int, int] = {start: 0}
+        low: dict[int, int] = {start: 0}
+        count = 1
+        degree = opened = 0
+        edges: list[tuple[int, int]] = []
+        blocks: list[set[int]] = []
+        cell = start >> 3
+        linked = []
+        for step, facing in reach[board[cell]][start & 7]:
+            placed = board.get(cell + step)
+            if placed is None:
+                opened += 1
+            else:
+                linked.append((cell + step) * 8 + edge_region[placed][facing])
+        adjacency[start] = linked
+        degree += len(linked)
+        stack = [(start, -1, iter(linked))]
+        while stack:
+            node, parent, pending = stack[-1]
+            child = next(pending, None)
+            if child is None:
+                stack.pop()
+                if parent >= 0:
+                    if low[node] < low[parent]:
+                        low[parent] = low[node]
+                    if low[node] >= order[parent]:
+                        block: set[int] = set()
+                        while True:
+                            a, b = edges.pop()
+                            block.add(a)
+                            block.add(b)
+                            if a == parent and b == node:
+                                break
+                        if len(block) >= 3:
+                            blocks.append(block)
+                continue
+            if child == parent:
+                continue
+            seen = order.get(child)
+            if seen is None:
+                order[child] = low[child] = count
+                count += 1
+                edges.append((node, child))
+                cell = child >> 3
+                linked = []
+                for step, facing in reach[board[cell]][child & 7]:
+                    placed = board.get(cell + step)
+                    if placed is None:
+                        opened += 1
+                    else:
+                        linked.append((cell + step) * 8 + edge_region[placed][facing])
+                adjacency[child] = linked
+                degree += len(linked)
+                stack.append((child, node, iter(linked)))
+            elif seen < order[node]:
+                edges.append((node, child))
+                if seen < low[node]:
+                    low[node] = seen
+        holes = degree // 2 - count + 1
+        if holes < 1 or (closed_only and opened):
+            return None
+        best: list[int] = []
+        for block in blocks:
+            if len(block) > len(best) and any(node >> 3 in through for node in block):
+                sub = {node: [other for other in adjacency[node] if other in block] for node in block}
+                cycle = _longest_cycle(sub)
+                if len(cycle) > len(best):
+                    best = cycle
+        colour = self.colours[board[start >> 3]][start & 7]
+        return colour, [code_cell(node >> 3) for node in best]

@@ -14,9 +14,18 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.base import Event, GameState, IllegalMoveError, LegalMoves, MoveSyntaxError, Outcome, StateFormatError
+from rules.base import (
+    Event,
+    GameState,
+    IllegalMoveError,
+    LegalMoves,
+    MoveSyntaxError,
+    Outcome,
+    Resign,
+    StateFormatError,
+)
 from rules.dragons import options as opts
-from rules.dragons.graph import BandForest, Dragon, Node, RegionGraph
+from rules.dragons.graph import Bands, Dragon, RegionGraph, cell_code
 from rules.dragons.tiles import (
     ALIASES,
     AUTO,
@@ -26,6 +35,7 @@ from rules.dragons.tiles import (
     EDGE_COLOURS,
     EDGE_NAMES,
     FITS,
+    FREE,
     GAP,
     KIND,
     LETTERS,
@@ -40,6 +50,28 @@ START_SHOULDER, START_TAIL = LETTERS.index("a"), LETTERS.index("g")
 _MOVE = re.compile(r"([a-z])\s*(?:@\s*(-?\d+)\s*,\s*(-?\d+)|(\d+))")
 #: minimum loop length (tiles) of each loop goal; loop_closed asks for more than one round eye of 3 tiles
 LOOP_GOALS = {"loop": 6, "long_loop": 5, "loop_closed": 4}
+#: per placement, for each edge: the step to the neighbour, the bit of the side it closes there, and that bit again
+#: when the edge is X (else 0): what :meth:`DragonsState._set` adds to a neighbour's two masks
+_SIDES = tuple(
+    tuple(
+        (dq, dr, 1 << ((edge + 3) % 6), (1 << ((edge + 3) % 6)) if EDGE_COLOURS[p][edge] else 0)
+        for edge, (dq, dr) in enumerate(DIRECTIONS)
+    )
+    for p in range(len(LETTERS))
+)
+
+
+class _ScreenKeys(dict):
+    """cell -> an integer that sorts as :func:`screen_key` does, filled on first use: sorting by a dict look-up
+    of an integer is cheaper than by a call that makes a tuple."""
+
+    def __missing__(self, cell: Cell) -> int:
+        row, column = screen_key(cell)
+        key = self[cell] = (row << 16) + column + (1 << 15)
+        return key
+
+
+_SCREEN = _ScreenKeys().__getitem__
 
 
 @dataclass(frozen=True)
@@ -86,13 +118,15 @@ class DragonsState(GameState):
         elif self.options.get("start_tip"):
             self._set(CENTRE, START_TAIL, "start")
         if self.tiles:
-            self.bands.add(self.tiles, CENTRE)
+            self.bands.add(cell_code(CENTRE), self.tiles[CENTRE])
 
     def _reset(self) -> None:
         self.crossed = not self.options.get("tails")
         self.must_complete = not self.options.get("may_complete")
         self.goal = opts.goal(self.options)
         self.num_eyes = int(self.options.get("num_eyes") or 1)
+        #: with a loop goal and one eye needed, the win test reads the move's cycles alone (:meth:`_judge_cycles`)
+        self._cycles_only = self.goal in LOOP_GOALS and self.num_eyes <= 1
         self.remaining = int(self.options.get("num_tiles") or opts.DEFAULT_TILES)
         self.tiles: dict[Cell, int] = {}
         #: every tile in placement order: (cell, placement, source) with source "start", "move" or "auto"
@@ -109,32 +143,35 @@ class DragonsState(GameState):
         #: this turn's numbered positions and the placements allowed at each (cached until the board changes)
         self._choices: dict[Cell, tuple[int, ...]] | None = None
         #: the bands joined so far, to tell whether a move closed a cycle (see :meth:`_judge_loops`)
-        self.bands = BandForest(self.crossed)
+        self.bands = Bands(self.crossed)
 
     # ---- board bookkeeping ---------------------------------------------------------------------------------
 
-    def _set(self, cell: Cell, placement: int, source: str) -> None:
-        """Put a tile down and close the matching side of each empty neighbour."""
-        self.tiles[cell] = placement
+    def _set(self, cell: Cell, placement: int, source: str) -> list[Cell]:
+        """Put a tile down and close the matching side of each empty neighbour. Returns the neighbours that were
+        next to the picture already, in edge order: the only cells whose class can change (a cell new to the
+        frontier has one closed side, so it is free, and it is neither a gap nor waiting for an auto move)."""
+        tiles, frontier = self.tiles, self.frontier
+        tiles[cell] = placement
         self.history.append((cell, placement, source))
         self.remaining -= 1
-        self.frontier.pop(cell, None)
+        frontier.pop(cell, None)
         self.gaps.discard(cell)
         self._choices = None
-        colours = EDGE_COLOURS[placement]
         q, r = cell
-        for edge in range(6):
-            dq, dr = DIRECTIONS[edge]
+        touched = []
+        for dq, dr, bit, x_bit in _SIDES[placement]:
             other = (q + dq, r + dr)
-            if other in self.tiles:
+            if other in tiles:
                 continue
-            sides = self.frontier.get(other)
+            sides = frontier.get(other)
             if sides is None:
-                sides = self.frontier[other] = [0, 0]
-            bit = 1 << ((edge + 3) % 6)
-            sides[0] |= bit
-            if colours[edge]:
-                sides[1] |= bit
+                frontier[other] = [bit, x_bit]
+            else:
+                sides[0] |= bit
+                sides[1] |= x_bit
+                touched.append(other)
+        return touched
 
     def kind(self, cell: Cell) -> str:
         """free, auto, gap or dead, for an empty cell next to the picture (rules-notes D3)."""
@@ -156,31 +193,39 @@ class DragonsState(GameState):
             if other in self.frontier:
                 yield other
 
-    def _cascade(self, cell: Cell) -> list[tuple[Cell, int]]:
+    def _cascade(self, touched: list[Cell]) -> list[tuple[Cell, int]]:
         """Fill auto gaps until none is left or the pool is empty, one at a time in screen order, and keep the
-        set of tail gaps in step. Only the neighbours of a new tile can change class."""
+        set of tail gaps in step. Only the neighbours of a new tile can change class, and of those only the ones
+        that were next to the picture before it (``touched``, as :meth:`_set` gives them)."""
         autos: list[tuple[Cell, int]] = []
         waiting: set[Cell] = set()
-        touched = list(self._neighbours_in_frontier(cell))
+        frontier, gaps = self.frontier, self.gaps
         while True:
             for other in touched:
-                kind = self.kind(other)
-                if kind == AUTO:
+                closed, colours = frontier[other]
+                kind = KIND[closed][colours]
+                if kind == FREE:  # the usual case: neither waiting nor a gap (sets read before a call)
+                    if other in waiting:
+                        waiting.discard(other)
+                    if other in gaps:
+                        gaps.discard(other)
+                elif kind == AUTO:
                     waiting.add(other)
+                    gaps.discard(other)
+                elif kind == GAP:
+                    waiting.discard(other)
+                    gaps.add(other)
                 else:
                     waiting.discard(other)
-                if kind == GAP:
-                    self.gaps.add(other)
-                else:
-                    self.gaps.discard(other)
+                    gaps.discard(other)
             if not waiting or self.remaining <= 0:
                 return autos
-            target = min(waiting, key=screen_key)
+            target = min(waiting, key=_SCREEN)
             waiting.discard(target)
-            placement = self.fits(target)[0]
-            self._set(target, placement, "auto")
+            closed, colours = frontier[target]
+            placement = FITS[closed][colours & closed][0]
+            touched = self._set(target, placement, "auto")
             autos.append((target, placement))
-            touched = list(self._neighbours_in_frontier(target))
 
     # ---- turn and positions --------------------------------------------------------------------------------
 
@@ -208,7 +253,7 @@ class DragonsState(GameState):
                 found = {cell: FITS[closed][colours & closed] for cell, (closed, colours) in self.frontier.items()}
             else:
                 found = {cell: self._allowed(cell) for cell in self.frontier}
-            self._choices = {cell: found[cell] for cell in sorted(found, key=screen_key) if found[cell]}
+            self._choices = {cell: found[cell] for cell in sorted(found, key=_SCREEN) if found[cell]}
         return self._choices
 
     def _allowed(self, cell: Cell) -> tuple[int, ...]:
@@ -241,8 +286,7 @@ class DragonsState(GameState):
         trial.history = list(self.history)
         trial.frontier = {other: list(sides) for other, sides in self.frontier.items()}
         trial.gaps = set(self.gaps)
-        trial._set(cell, placement, "move")
-        trial._cascade(cell)
+        trial._cascade(trial._set(cell, placement, "move"))
         return next((other for other in trial.frontier if trial.closed_sides(other) >= 4), None)
 
     @property
@@ -261,12 +305,23 @@ class DragonsState(GameState):
         as ``rng.choice(list(state.legal_moves))``, drawn from the open positions' allowed tiles without building
         the move list. ``rng`` is a ``random.Random`` or a :class:`rules.rng.Rng` (anything with ``randrange``)."""
         if self._outcome is None:
-            choices = self.choices()
-            pick = rng.randrange(sum(map(len, choices.values())) or 1)
-            for cell, placements in choices.items():
-                if pick < len(placements):
-                    return Place(LETTERS[placements[pick]], cell[0], cell[1])
-                pick -= len(placements)
+            if self._choices is None and self.must_complete and self.tiles and not self.gaps:
+                # the usual case, without building :meth:`choices`: every frontier cell offers what fits there
+                frontier = self.frontier
+                cells = sorted(frontier, key=_SCREEN)
+                offered = [FITS[closed][colours & closed] for closed, colours in map(frontier.__getitem__, cells)]
+                pick = rng.randrange(sum(map(len, offered)) or 1)
+                for cell, placements in zip(cells, offered, strict=True):
+                    if pick < len(placements):
+                        return Place(LETTERS[placements[pick]], cell[0], cell[1])
+                    pick -= len(placements)
+            else:
+                choices = self.choices()
+                pick = rng.randrange(sum(map(len, choices.values())) or 1)
+                for cell, placements in choices.items():
+                    if pick < len(placements):
+                        return Place(LETTERS[placements[pick]], cell[0], cell[1])
+                    pick -= len(placements)
         raise IllegalMoveError("", "there is no legal move: the game is over")
 
     def _contains(self, move: object) -> bool:
@@ -348,27 +403,49 @@ class DragonsState(GameState):
             raise IllegalMoveError(text, f"there is no position {number}: {owed}the open positions are {span}")
         return cells[number - 1]
 
+    def forced_move(self) -> Any | None:
+        """:meth:`GameState.forced_move`, shorter on the playout path: no property, no extra call."""
+        if self._outcome is not None:
+            return None
+        if self.turn in self.queued_resign:
+            return Resign(self.turn)
+        if self.must_complete and len(self.gaps) == 1:
+            (cell,) = self.gaps
+            return Place(LETTERS[self.fits(cell)[0]], cell[0], cell[1])
+        return None
+
     def _forced_move(self) -> Place | None:
         """A single owed gap fits a single tail: that is the only legal move, so the server plays it."""
-        if self.gap_owed and len(self.gaps) == 1:
+        if self.must_complete and len(self.gaps) == 1:
             (cell,) = self.gaps
             return Place(LETTERS[self.fits(cell)[0]], cell[0], cell[1])
         return None
 
     def _push(self, move: Place) -> list[Event]:
         seat = self.turn
-        name = self._name(seat)
-        self._set(move.cell, move.placement, "move")
-        autos = self._cascade(move.cell)
-        cycled = self.bands.add(self.tiles, move.cell)
-        for cell, _ in autos:
-            cycled += self.bands.add(self.tiles, cell)
-        self.last = {"seat": seat, "cell": move.cell, "placement": move.placement, "autos": autos}
-        events = [Event("place", f"{name} placed {move}", seat, {"cell": list(move.cell), "letter": move.letter})]
-        for order, (cell, placement) in enumerate(autos, 1):
-            text = f"Auto move {order}: {LETTERS[placement]}@{_cell_text(cell)}"
-            events.append(Event("auto", text, seat, {"cell": list(cell), "letter": LETTERS[placement], "order": order}))
-        outcome = self._judge([move.cell, *(cell for cell, _ in autos)], cycled)
+        cell, placement, letter = (move.q, move.r), LETTERS.index(move.letter), move.letter
+        autos = self._cascade(self._set(cell, placement, "move"))
+        add = self.bands.add
+        code = cell_code(cell)
+        codes = [code]
+        cycled = add(code, placement)
+        for auto, auto_placement in autos:
+            code = cell_code(auto)
+            codes.append(code)
+            cycled += add(code, auto_placement)
+        self.last = {"seat": seat, "cell": cell, "placement": placement, "autos": autos}
+        text = f"{self._name(seat)} placed {letter}@{cell[0]},{cell[1]}"
+        events = [Event("place", text, seat, {"cell": [cell[0], cell[1]], "letter": letter})]
+        for order, (auto, auto_placement) in enumerate(autos, 1):
+            auto_letter = LETTERS[auto_placement]
+            text = f"Auto move {order}: {auto_letter}@{auto[0]},{auto[1]}"
+            data = {"cell": [auto[0], auto[1]], "letter": auto_letter, "order": order}
+            events.append(Event("auto", text, seat, data))
+        if self._cycles_only:  # :meth:`_judge` in short
+            self.loops = []
+            outcome = self._judge_cycles(codes, cycled) if cycled else None
+        else:
+            outcome = self._judge([cell, *(auto for auto, _ in autos)], codes, cycled)
         if outcome is None and self.remaining <= 0:
             outcome = self._final()
         if outcome is not None:
@@ -391,24 +468,20 @@ class DragonsState(GameState):
         """A completed dragon is a closed one (no open ends) with enough holes (rules-notes D9)."""
         return dragon.closed and dragon.holes >= self.num_eyes
 
-    def _judge(self, cells: list[Cell], cycled: list[Node]) -> Outcome | None:
+    def _judge(self, cells: list[Cell], codes: list[int], cycled: list[int]) -> Outcome | None:
         """The win test after a whole move, on the dragons that move touched (the others did not change).
-        ``cycled`` are the move's bands that closed a cycle: with one eye needed only loops the move made count,
-        and those lie in the dragons of these bands, so the loop search looks at those dragons alone (none: no
-        search). The dragons come in the same order either way, so the loops found are the same."""
+        ``codes`` are the cells' integer codes and ``cycled`` the move's bands (node codes) that closed a cycle:
+        with one eye needed only loops the move made count, and those lie in the dragons of these bands, so the
+        loop search looks at those dragons alone (none: no search). The dragons come in the same order either
+        way, so the loops found are the same."""
         self.loops = []
         if self.goal in opts.SCORED_GOALS:
             return None
+        if self._cycles_only:
+            return self._judge_cycles(codes, cycled) if cycled else None
         graph = RegionGraph(self.tiles, self.crossed)
         if self.goal in LOOP_GOALS:
-            if self.num_eyes > 1:
-                return self._judge_loops(graph, graph.dragons_through(cells), cells)
-            if not cycled:
-                return None
-            root = self.bands.root
-            roots = {root(node) for node in cycled}
-            dragons = graph.dragons_through(cells, lambda node: root(node) in roots)
-            return self._judge_loops(graph, dragons, cells)
+            return self._judge_loops(graph, graph.dragons_through(cells), cells)
         dragons = graph.dragons_through(cells)
         best = [max((d.holes for d in dragons if d.colour == c and self._complete(d)), default=-1) for c in (0, 1)]
         if self.goal == "end_single":
@@ -419,6 +492,23 @@ class DragonsState(GameState):
         if self.goal == "end_most":
             return self._judge_most(graph, best)
         return self._compare(best, "a closed dragon with {} holes", "closed dragons with {} holes each")
+
+    def _judge_cycles(self, codes: list[int], cycled: list[int]) -> Outcome | None:
+        """:meth:`_judge_loops` with one eye needed, on the integer bands (:meth:`Bands.loops`): the same
+        dragons in the same order, the same loops, the same outcome."""
+        need = LOOP_GOALS[self.goal]
+        best: list[list[Cell]] = [[], []]
+        found: list[tuple[int, list[Cell]]] = []
+        for colour, loop in self.bands.loops(codes, cycled, self.goal == "loop_closed"):
+            if loop:
+                found.append((colour, loop))
+                if len(loop) >= need and len(loop) > len(best[colour]):
+                    best[colour] = loop
+        if not found:
+            return None
+        self.loops = [(colour, loop, loop is best[colour]) for colour, loop in found]
+        lengths = [len(loop) if loop else -1 for loop in best]
+        return self._compare(lengths, "a loop through {} tiles", "loops through {} tiles each")
 
     def _judge_loops(self, graph: RegionGraph, dragons: list[Dragon], cells: list[Cell]) -> Outcome | None:
         """Only loops the move made can be new winners, so only blocks holding a new tile are searched; with
@@ -571,7 +661,7 @@ class DragonsState(GameState):
             if self.tiles and self._refusal_on_load(cell, placement):
                 raise StateFormatError(f"tile {letter}@{q},{r} does not fit the board")
             self._set(cell, placement, source)
-            self.bands.add(self.tiles, cell)
+            self.bands.add(cell_code(cell), placement)
         self.gaps = {cell for cell in self.frontier if self.kind(cell) == GAP}
         if int(data["remaining"]) != self.remaining:
             raise StateFormatError(f"pool count {data['remaining']} does not match the {len(self.tiles)} tiles placed")
