@@ -13,6 +13,7 @@ import asyncio
 import io
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,6 +27,8 @@ log = logging.getLogger("pbm.discord")
 
 THREAD_ARCHIVE_MINUTES = 10080
 UNPOSTED_KEY = "unposted"
+#: how long one process may hold the repost of a board before another may take it over (seconds)
+REPOST_LEASE = 120.0
 #: what each permission is called in Discord's settings, for messages to users and admins
 PERMISSION_NAMES = {
     "create_public_threads": "Create Public Threads",
@@ -440,11 +443,18 @@ class Front:
         """Post the current board of every game whose last post failed; returns how many succeeded."""
         done = 0
         for game_id in await self._unposted():
-            shown = await self.actions.show(game_id)
-            if not shown.ok or shown.state is None:
-                await self._clear_unposted(game_id)
+            # several bot processes may sweep at once: one of them posts each board
+            claim = f"reposting:{game_id}"
+            if not await self.store.claim_meta(claim, now=time.time(), lease=REPOST_LEASE):
                 continue
-            shown.notify = [shown.to_move] if shown.to_move else []
-            posted = await self.post_turn(shown)
-            done += posted.message is not None
+            try:
+                shown = await self.actions.show(game_id)
+                if not shown.ok or shown.state is None:
+                    await self._clear_unposted(game_id)
+                    continue
+                shown.notify = [shown.to_move] if shown.to_move else []
+                posted = await self.post_turn(shown)
+                done += posted.message is not None
+            finally:
+                await self.store.release_meta(claim)
         return done

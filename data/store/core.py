@@ -880,7 +880,7 @@ class CoreStore:
                     return False
             cursor = await db.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
-                " WHERE CAST(meta.value AS REAL) <= ?",
+                " WHERE CAST(meta.value AS DOUBLE PRECISION) <= ?",
                 (key, repr(now), now - lease),
             )
             return cursor.rowcount == 1
