@@ -344,7 +344,7 @@ async def _copy(source: Path | str, target: Path | str) -> int:
                 counts = await origin.copy_into(copy)
             except StoreError as exc:
                 raise EnvironmentProblem(f"{_where(target)}: {exc}") from exc
-            except (*origin.database_errors, *copy.database_errors) as exc:
+            except (OSError, *origin.database_errors, *copy.database_errors) as exc:
                 raise _environment_problem(target, exc) from exc
             print(f"copied {_where(source)} to {_where(target)} (schema version {await copy.schema_version()})")
             width = max(len(table) for table, _, _ in counts)
