@@ -1,9 +1,11 @@
 """The ``pbm`` command: ``run`` (the Discord bot), ``sync`` (push slash commands), ``console``, ``do``, ``check``
 and ``backup``.
 
-``pbm do`` and ``pbm console`` never import discord.py, asyncio or aiosqlite: they run over a direct SQLite
-connection (:mod:`data.connection`), so a console move costs a process start, one SQLite transaction and one
-board render. Every problem of the environment (a damaged or foreign database file, a full
+``pbm do`` and ``pbm console`` on SQLite never import discord.py, asyncio or aiosqlite: they run over a direct
+SQLite connection (:mod:`data.connection`), so a console move costs a process start, one SQLite transaction and one
+board render. On a PostgreSQL URL they (and ``pbm check``) run the same code on an event loop kept for the whole
+command or session (asyncpg needs one). ``pbm db copy FROM TO`` copies a whole database between the two.
+Every problem of the environment (a damaged or foreign database file, a full
 disk, a database from a newer pbm, Discord out of reach) is one line on standard error and a non-zero exit, never
 a traceback; ``--verbose`` adds the details for whoever has to dig.
 """
@@ -48,7 +50,8 @@ def _parser() -> argparse.ArgumentParser:
             "--db",
             type=db_target,
             default=None,
-            help="SQLite file, or postgresql:// URL for run and sync (default: $PBM_DB or the data directory)",
+            help="SQLite file (a path or sqlite:///path) or postgresql:// URL"
+            " (default: $PBM_DATABASE_URL, $PBM_DB or the data directory)",
         )
 
     # ``do`` and ``console`` are read by :func:`_local_args` (no argparse: they start faster); listed for --help
@@ -73,6 +76,13 @@ def _parser() -> argparse.ArgumentParser:
     backup = sub.add_parser("backup", help="copy the live database, consistently, to a new file")
     database(backup)
     backup.add_argument("path", type=Path, help="the new file (it must not exist yet)")
+    db = sub.add_parser("db", help="whole databases: pbm db copy FROM TO")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    copy = db_sub.add_parser(
+        "copy", help="copy a whole database (SQLite or PostgreSQL) into a new file or an empty PostgreSQL database"
+    )
+    copy.add_argument("source", type=db_target, metavar="FROM", help="the database to copy (a path or a URL)")
+    copy.add_argument("target", type=db_target, metavar="TO", help="a new SQLite file or an empty database")
     return parser
 
 
@@ -80,7 +90,8 @@ LOCAL_USAGE = """\
 usage: pbm do [options] [--] <command words ...>     run one console command, e.g. pbm do "druid show 1"
        pbm console [options]                         an interactive console of the same commands
 options (before the command's words; from the first word on, everything belongs to the command):
-  --db PATH        SQLite file (default: $PBM_DB or the data directory)
+  --db TARGET      SQLite file (a path or sqlite:///path) or postgresql:// URL
+                   (default: $PBM_DATABASE_URL, $PBM_DB or the data directory)
   --as USER        act as USER where a command names no user
   --boards DIR     where board PNGs go (default: <database name>-boards beside the database)
   --no-images      do not write board PNGs
@@ -158,12 +169,50 @@ def _read_time(text: str) -> float:
     return moment.timestamp()
 
 
-def _boards_dir(db_path: Path) -> Path:
-    """Boards of a database go beside it under its own name, so two databases in one folder never share them."""
+def _boards_dir(db_path: Path | str) -> Path:
+    """Boards of a database go beside it under its own name, so two databases in one folder never share them; a
+    PostgreSQL database's go in the data directory, under the database's name."""
+    if isinstance(db_path, str):
+        from bot.config import default_data_dir
+
+        name = db_path.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1] or "postgresql"
+        return default_data_dir() / f"{name}-boards"
     return db_path.parent / f"{db_path.stem}-boards"
 
 
-async def _open_store(db_path: Path, *, direct: bool = False):  # -> data.store.Store
+def _where(target: Path | str) -> str:
+    """A database as messages name it (a PostgreSQL URL without its password)."""
+    if isinstance(target, Path):
+        return str(target)
+    from data.store.core import redacted
+
+    return redacted(target)
+
+
+class _Runner:
+    """Runs the store's coroutines: on SQLite with :func:`data.connection.drive` (no event loop, nothing imported),
+    on PostgreSQL on one event loop kept for the whole command or session (the connection belongs to it)."""
+
+    def __init__(self, *targets: Path | str) -> None:
+        self._loop: Any = None
+        if any(not isinstance(t, Path) for t in targets):
+            import asyncio
+
+            self._loop = asyncio.new_event_loop()
+
+    def __call__(self, coroutine: Any) -> Any:
+        if self._loop is None:
+            from data.connection import drive
+
+            return drive(coroutine)
+        return self._loop.run_until_complete(coroutine)
+
+    def close(self) -> None:
+        if self._loop is not None:
+            self._loop.close()
+
+
+async def _open_store(db_path: Path | str, *, direct: bool = False):  # -> data.store.Store
     from data.store import DatabaseUnusableError, Store
 
     try:
@@ -172,25 +221,26 @@ async def _open_store(db_path: Path, *, direct: bool = False):  # -> data.store.
         raise EnvironmentProblem(str(exc)) from exc
 
 
-def _environment_problem(db_path: Path, exc: BaseException) -> EnvironmentProblem:
+def _environment_problem(db_path: Path | str, exc: BaseException) -> EnvironmentProblem:
     from data.store import describe_database_error
 
-    return EnvironmentProblem(f"{db_path}: {describe_database_error(exc)}")
+    return EnvironmentProblem(f"{_where(db_path)}: {describe_database_error(exc)}")
 
 
-def _console_session(args: Any, lines: Sequence[str] | None) -> int:
-    """``pbm do`` (``lines`` given) or ``pbm console`` on the database, over a direct connection and without an
-    event loop (see :mod:`data.connection`); a database error while a command runs (a full disk) is one line: it
-    ends ``pbm do``, and the interactive console goes on to the next command."""
+def _console_session(args: Any, lines: Sequence[str] | None, drive: _Runner) -> int:
+    """``pbm do`` (``lines`` given) or ``pbm console`` on the database: on SQLite over a direct connection and
+    without an event loop (see :mod:`data.connection`), on PostgreSQL on ``drive``'s one event loop; a database
+    error while a command runs (a full disk, a lost server) is one line: it ends ``pbm do``, and the interactive
+    console goes on to the next command."""
     import sqlite3
     import time
 
     from bot.actions import Actions, Result
     from bot.console import Console, Outcome, render_json, render_text
-    from data.connection import drive
 
-    db_path: Path = args.db or default_db_path()
+    db_path: Path | str = args.db or default_db_path()
     store = drive(_open_store(db_path, direct=True))
+    errors = (sqlite3.Error, OSError, *store.database_errors)
     try:
         clock = (lambda: args.now) if args.now is not None else time.time
         console = Console(
@@ -202,11 +252,11 @@ def _console_session(args: Any, lines: Sequence[str] | None) -> int:
         if lines is not None:
             try:
                 outcome = drive(console.run(" ".join(lines)))
-            except (sqlite3.Error, OSError) as exc:
+            except errors as exc:
                 raise _environment_problem(db_path, exc) from exc
             print(render_json(outcome) if args.json else render_text(outcome))
             return 0 if outcome.ok else EXIT_REFUSED
-        print(f"pbm console on {db_path}; 'help' lists the commands, 'quit' leaves.")
+        print(f"pbm console on {_where(db_path)}; 'help' lists the commands, 'quit' leaves.")
         while True:
             try:
                 line = input("pbm> ")
@@ -219,17 +269,17 @@ def _console_session(args: Any, lines: Sequence[str] | None) -> int:
                 continue
             try:
                 outcome = drive(console.run(line))
-            except (sqlite3.Error, OSError) as exc:
+            except errors as exc:
                 outcome = Outcome(Result(ok=False, message=str(_environment_problem(db_path, exc))))
             print(render_text(outcome))
     finally:
         try:
             drive(store.close())
-        except (sqlite3.Error, OSError) as exc:
+        except errors as exc:
             raise _environment_problem(db_path, exc) from exc
 
 
-async def _check(db_path: Path) -> int:
+async def _check(db_path: Path | str) -> int:
     from bot.actions import Actions
     from bot.maintenance import check
 
@@ -256,6 +306,58 @@ async def _backup(db_path: Path, target: Path) -> int:
         await store.close()
     print(f"backed up {db_path} to {written}")
     return 0
+
+
+def _run_copy(source: Path | str, target: Path | str) -> int:
+    """``pbm db copy FROM TO``: on SQLite alone without an event loop, else on one kept for the whole copy."""
+    if _where(source) == _where(target) or (
+        isinstance(source, Path) and isinstance(target, Path) and source.resolve() == target.resolve()
+    ):
+        raise EnvironmentProblem(f"{_where(source)}: a database cannot be copied into itself")
+    if isinstance(source, Path) and not source.exists():
+        raise EnvironmentProblem(f"{source}: there is no database there to copy")
+    drive = _Runner(source, target)
+    try:
+        return drive(_copy(source, target))
+    finally:
+        drive.close()
+
+
+async def _copy(source: Path | str, target: Path | str) -> int:
+    """Copy every row of ``source`` into the new or empty ``target`` (migrated to the same schema version first),
+    then check the target as ``pbm check`` does; prints each table's row count on both sides."""
+    from bot.actions import Actions
+    from bot.maintenance import check
+    from data.store import StoreError
+
+    origin = await _open_store(source, direct=True)
+    try:
+        copy = await _open_store(target, direct=True)
+        try:
+            if not await copy.is_empty():
+                print(
+                    f"pbm: {_where(target)} already holds pbm data: copy into a new file or an empty database",
+                    file=sys.stderr,
+                )
+                return EXIT_REFUSED
+            try:
+                counts = await origin.copy_into(copy)
+            except StoreError as exc:
+                raise EnvironmentProblem(f"{_where(target)}: {exc}") from exc
+            except (OSError, *origin.database_errors, *copy.database_errors) as exc:
+                raise _environment_problem(target, exc) from exc
+            print(f"copied {_where(source)} to {_where(target)} (schema version {await copy.schema_version()})")
+            width = max(len(table) for table, _, _ in counts)
+            print(f"{'table':<{width}}  {'from':>8}  {'to':>8}")
+            for table, here, there in counts:
+                print(f"{table:<{width}}  {here:>8}  {there:>8}")
+            report = await check(Actions(copy))
+            print("\n".join(report.lines()))
+            return 0 if report.ok else EXIT_REFUSED
+        finally:
+            await copy.close()
+    finally:
+        await origin.close()
 
 
 def _json_failure(message: str) -> str:
@@ -287,25 +389,33 @@ def _main(argv: Sequence[str] | None) -> int:
         args = parsed
     else:
         args = _parser().parse_args(argv)
-    if args.command in ("do", "console", "check", "backup"):
-        db_path: Path = args.db or default_db_path()  # type: ignore[assignment]
+    if args.command == "db":
         try:
-            if not isinstance(db_path, Path):
-                from data.store.core import redacted
-
+            return _run_copy(args.source, args.target)
+        except EnvironmentProblem as exc:
+            print(f"pbm: {exc}", file=sys.stderr)
+            return EXIT_ENVIRONMENT
+        except KeyboardInterrupt:
+            return 130
+    if args.command in ("do", "console", "check", "backup"):
+        db_path: Path | str = args.db or default_db_path()
+        try:
+            if args.command == "backup" and not isinstance(db_path, Path):
                 raise EnvironmentProblem(
-                    f"{redacted(db_path)}: pbm {args.command} works on SQLite files; a PostgreSQL database is"
-                    " served by pbm run (back it up with pg_dump)"
+                    f"{_where(db_path)}: pbm backup works on SQLite files; back up a PostgreSQL database with"
+                    " pg_dump (or copy it with pbm db copy)"
                 )
-            from data.connection import drive
-
-            if args.command == "check":
-                return drive(_check(db_path))
-            if args.command == "backup":
-                return drive(_backup(db_path, args.path))
             if args.command == "do" and not args.words:
                 raise EnvironmentProblem('no command given: try pbm do "help"')
-            return _console_session(args, args.words if args.command == "do" else None)
+            drive = _Runner(db_path)
+            try:
+                if args.command == "check":
+                    return drive(_check(db_path))
+                if args.command == "backup":
+                    return drive(_backup(db_path, args.path))  # type: ignore[arg-type]
+                return _console_session(args, args.words if args.command == "do" else None, drive)
+            finally:
+                drive.close()
         except EnvironmentProblem as exc:
             if getattr(args, "json", False):
                 print(_json_failure(str(exc)))

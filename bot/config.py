@@ -22,18 +22,29 @@ def default_data_dir(env: Mapping[str, str] | None = None) -> Path:
 
 
 def db_target(text: str | Path) -> Path | str:
-    """A database as configured: an SQLite file (a path), or a PostgreSQL server's URL (``postgresql://...``),
-    kept as text (a path would fold its ``//``)."""
+    """A database as configured: an SQLite file (a path, or ``sqlite:///relative`` / ``sqlite:////absolute`` as
+    SQLAlchemy writes them), or a PostgreSQL server's URL (``postgresql://...``), kept as text (a path would fold
+    its ``//``)."""
     if isinstance(text, str) and text.startswith(("postgresql://", "postgres://")):
         return text
+    if isinstance(text, str) and text.startswith("sqlite://"):
+        rest = text[len("sqlite://") :]
+        return Path(":memory:" if rest in ("", "/", "/:memory:") else rest[1:] if rest.startswith("/") else rest)
     return Path(text)
 
 
+#: the database setting: ``PBM_DATABASE_URL``, with the older ``PBM_DB`` as an alias (the first one set wins)
+DATABASE_SETTINGS = ("PBM_DATABASE_URL", "PBM_DB")
+
+
 def default_db_path(env: Mapping[str, str] | None = None) -> Path | str:
-    """The database: ``$PBM_DB`` if set (an SQLite file or a ``postgresql://`` URL), else ``pbm.sqlite3`` in the
-    data directory."""
+    """The database: ``$PBM_DATABASE_URL`` (or its alias ``$PBM_DB``) if set (an SQLite file, ``sqlite:///path``
+    or a ``postgresql://`` URL), else ``pbm.sqlite3`` in the data directory."""
     env = os.environ if env is None else env
-    return db_target(env["PBM_DB"]) if env.get("PBM_DB") else default_data_dir(env) / "pbm.sqlite3"
+    for name in DATABASE_SETTINGS:
+        if env.get(name):
+            return db_target(env[name])
+    return default_data_dir(env) / "pbm.sqlite3"
 
 
 def _float(env: Mapping[str, str], name: str, default: float) -> float:
@@ -138,10 +149,11 @@ class Config:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Config:
-        """Read ``DISCORD_TOKEN``, ``PBM_DB`` / ``PBM_DATA_DIR``, ``DISCORD_GUILD_ID``, ``PBM_CHALLENGE_TTL``,
-        ``PBM_REMINDER_INTERVAL``, ``PBM_SHARDS``, ``PBM_SHARD_COUNT`` and the test knobs ``DISCORD_API_BASE``,
-        ``DISCORD_GATEWAY_URL``, ``DISCORD_CDN_BASE`` (a loopback fake Discord) and ``PBM_CLOCK_OFFSET`` (shifts the
-        bot's clock). Keyword arguments (from the command line) win over the environment."""
+        """Read ``DISCORD_TOKEN``, ``PBM_DATABASE_URL`` (or ``PBM_DB``) / ``PBM_DATA_DIR``, ``DISCORD_GUILD_ID``,
+        ``PBM_CHALLENGE_TTL``, ``PBM_REMINDER_INTERVAL``, ``PBM_SHARDS``, ``PBM_SHARD_COUNT`` and the test knobs
+        ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``, ``DISCORD_CDN_BASE`` (a loopback fake Discord) and
+        ``PBM_CLOCK_OFFSET`` (shifts the bot's clock).
+        Keyword arguments (from the command line) win over the environment."""
         env = os.environ if env is None else env
         guild = env.get("DISCORD_GUILD_ID") or None
         if guild is not None and not guild.isdigit():

@@ -347,4 +347,4 @@ async def test_the_bot_is_pointed_at_postgresql_by_configuration_alone(tmp_path:
             assert await db.schema_version() == len(MIGRATIONS)
     finally:
         await databases.drop_all()
-    assert main(["do", "--db", "postgresql://pbm:s3cret@localhost/pbm", "help"]) == 2
+    assert main(["backup", "--db", "postgresql://pbm:s3cret@localhost/pbm", str(tmp_path / "b.sqlite3")]) == 2

@@ -44,6 +44,25 @@ MAX_GAME_ID = 2**63 - 1
 MEMORY_CHUNK = 256
 
 
+#: pbm's data tables, parents first, each with the columns of its primary key (the order rows are copied in)
+COPIED_TABLES = {
+    "players": "id",
+    "games": "id",
+    "game_players": "game_id, seat",
+    "moves": "game_id, seq",
+    "challenges": "id",
+    "settings": "player_id, key",
+    "meta": "key",
+    "game_memory": "game_id, chunk",
+    "timers": "id",
+    "vacations": "player_id",
+    "proposals": "id",
+    "queued_lines": "id",
+}
+#: rows read at a time when a database is copied
+COPY_BATCH = 500
+
+
 class StoreError(Exception):
     """Base of the errors the store reports to the actions layer."""
 
@@ -399,6 +418,120 @@ class CoreStore:
         async with self._db.execute("PRAGMA foreign_key_check") as cursor:
             problems += [f"row {r[1]} of {r[0]} points to a missing {r[2]}" for r in await cursor.fetchall()]
         return problems
+
+    # ---- copying a whole database (pbm db copy) --------------------------------------------------------------
+
+    @property
+    def database_errors(self) -> tuple[type[BaseException], ...]:
+        """The errors of this database itself (a full disk, a lost server); anything else is a bug."""
+        return self._sql.errors
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self._sql.is_sqlite
+
+    @staticmethod
+    def table_names() -> tuple[str, ...]:
+        """pbm's data tables, parents before the tables that point to them (``schema_version`` is not data: a
+        copy's target is migrated to the same version instead)."""
+        return tuple(COPIED_TABLES)
+
+    async def column_names(self, table: str) -> list[str]:
+        """The columns of one of pbm's tables, in their order in this database."""
+        if table not in COPIED_TABLES:
+            raise StoreError(f"{table} is not one of pbm's tables")
+        if self._sql.is_sqlite:
+            async with self._db.execute(f'PRAGMA table_info("{table}")') as cursor:
+                return [str(r[1]) for r in await cursor.fetchall()]
+        async with self._db.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+            " AND table_name = ? ORDER BY ordinal_position",
+            (table,),
+        ) as cursor:
+            return [str(r[0]) for r in await cursor.fetchall()]
+
+    async def row_count(self, table: str) -> int:
+        if table not in COPIED_TABLES:
+            raise StoreError(f"{table} is not one of pbm's tables")
+        async with self._db.execute(f"SELECT COUNT(*) FROM {table}") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0])
+
+    async def read_rows(
+        self, table: str, columns: Sequence[str], batch: int = COPY_BATCH
+    ) -> AsyncIterator[list[tuple[Any, ...]]]:
+        """The rows of ``table`` (these ``columns``, in primary-key order), ``batch`` rows at a time, exactly as
+        stored (blobs as bytes, JSON as its text)."""
+        if table not in COPIED_TABLES:
+            raise StoreError(f"{table} is not one of pbm's tables")
+        listed = ", ".join(columns)
+        offset = 0
+        while True:
+            async with self._db.execute(
+                f"SELECT {listed} FROM {table} ORDER BY {COPIED_TABLES[table]} LIMIT ? OFFSET ?", (batch, offset)
+            ) as cursor:
+                rows = [tuple(r) for r in await cursor.fetchall()]
+            if rows:
+                yield rows
+            if len(rows) < batch:
+                return
+            offset += len(rows)
+
+    async def is_empty(self) -> bool:
+        """Whether no table of pbm's holds a row (a new file or database)."""
+        for table in COPIED_TABLES:
+            async with self._db.execute(f"SELECT 1 FROM {table} LIMIT 1") as cursor:
+                if await cursor.fetchone() is not None:
+                    return False
+        return True
+
+    async def copy_into(self, target: CoreStore, batch: int = COPY_BATCH) -> list[tuple[str, int, int]]:
+        """Copy every row of this database into ``target``, which must be empty of pbm's rows and at the same
+        schema version: one transaction on the target (an interrupted copy leaves it as empty as it was), read
+        from one consistent state of this database. Ids are copied as they are; on PostgreSQL every identity
+        sequence is then moved past the largest id. Each table's row count, here and there: ``(table, here,
+        there)``; the counts must agree or nothing is written."""
+        if await self.schema_version() != await target.schema_version():
+            raise StoreError(
+                f"{target.path} is at schema version {await target.schema_version()}, {self.path} at"
+                f" {await self.schema_version()}"
+            )
+        if not await target.is_empty():
+            raise StoreError(f"{target.path} already holds pbm data; copy into a new file or an empty database")
+        counts: list[tuple[str, int, int]] = []
+        async with self._read_snapshot(), target.transaction() as db:
+            for table in COPIED_TABLES:
+                columns = await target.column_names(table)
+                mine = await self.column_names(table)
+                if sorted(columns) != sorted(mine):
+                    raise StoreError(f"the table {table} has other columns in {target.path} than in {self.path}")
+                insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
+                async for rows in self.read_rows(table, columns, batch):
+                    await db.executemany(insert, rows)
+                here, there = await self.row_count(table), await target.row_count(table)
+                if here != there:
+                    raise StoreError(f"{table}: {here} row(s) read but {there} written; nothing was copied")
+                counts.append((table, here, there))
+            if not target._sql.is_sqlite:
+                for table in COPIED_TABLES:
+                    if COPIED_TABLES[table] == "id" and table != "players":
+                        await db.execute(
+                            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), MAX(id)) FROM {table}"
+                            " HAVING MAX(id) IS NOT NULL"
+                        )
+        return counts
+
+    @asynccontextmanager
+    async def _read_snapshot(self) -> AsyncIterator[None]:
+        """A read transaction: every read in it sees one committed state of the database."""
+        async with self._write_lock:
+            await self._db.execute(
+                "BEGIN" if self._sql.is_sqlite else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+            )
+            try:
+                yield
+            finally:
+                await self._db.execute("ROLLBACK")
 
     async def game_ids(self) -> list[int]:
         async with self._db.execute("SELECT id FROM games ORDER BY id") as cursor:
