@@ -332,6 +332,7 @@ async def _queue_templates(path: Path, now: list[float]) -> tuple[dict[str, int]
         after.push(after.parse_move(move, after.to_move))
         replies = [after.move_text(m) for m in after.legal_moves]
         reply = next(t for t in replies if t not in ("resign", "pass", "swap"))
+
         def answer(first: str) -> str:
             """A legal reply of B to A's ``first`` (lines are judged in the position they would make)."""
             future = state.clone()
