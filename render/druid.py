@@ -9,10 +9,13 @@ Read on a phone, a late board must not turn into a forest of towers: at most CAP
 ends in its top owner's colour and carries its true height), and levels grow thinner as the board grows taller.
 Coordinates stand only along the sides that face the viewer, where no stone can rise in front of them, and are
 drawn last; the target stars, the last move's marker and a finished game's winning path are drawn on top too.
+A stone that nearer stones or a beam cover entirely (one behind a lintel, or under its middle) is seen through
+them: its top's outline and a dot in its owner's colour are drawn over whatever hides it.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -215,6 +218,8 @@ class View:
         self.state = state
         self.board = state.board
         self.lay = layout(state.board)
+        #: each cell's place in the painter's order
+        self.place = {cell: k for k, cell in enumerate(self.lay.order)}
         self.s = scale
         self.drawn = [min(h, CAP) for h in state.height]
         self.rise = min(RISE, TALLEST / max(1, *self.drawn))
@@ -236,6 +241,16 @@ class View:
         self.faces = tuple((k, (k + 1) % n, self.lay.normals[k]) for k in range(n) if visible[k])
         self.uprights = tuple((k, (k - 1) % n) for k in range(n) if visible[k] or visible[(k - 1) % n])
         self.rims = tuple((k, (k + 1) % n) for k in range(n))
+        #: a unit's outline on the picture (its seen faces and its top together), as corners of its bottom (True)
+        #: or of its top (False): where a seen face turns into an unseen one the outline climbs from one to the other
+        outline: list[tuple[int, bool]] = []
+        for k in range(n):
+            before, after = visible[(k - 1) % n], visible[k]
+            if before == after:
+                outline.append((k, before))
+            else:
+                outline += [(k, before), (k, after)]
+        self.outline = tuple(outline)
 
     def point(self, x: float, y: float, z: float) -> Point:
         return (
@@ -281,9 +296,79 @@ def _draw_3d(image: Image.Image, view: View) -> None:
             _draw_folded(draw, view, cell, cell in last_cells and state.stones[last].level >= CAP, width)
         if cell in state.druids:
             _draw_druid(draw, view, cell, state.druids.index(cell))
+    for cell, level, owner in hidden_tops(view):
+        _mark_hidden(draw, view, cell, level, owner)
     _draw_rim(draw, state, lambda x, y: view.point(x, y, 0), view.s, strips=False)
     _draw_labels(draw, view)
     _draw_marks(draw, state, lambda cell: view.point(*view.lay.centres[cell], view.drawn[cell]), view.s)
+
+
+#: a stone showing fewer pixels than this share of a cell's width squared counts as hidden
+HIDDEN = 0.12
+
+
+def hidden_tops(view: View) -> list[tuple[int, int, int]]:
+    """The stones whose presence the 3D view would not show, as (cell, drawn level, owner): a cell's top stone,
+    or the stone right under a lintel's middle (where a gap could be as well), that nearer stones, beams or
+    druids cover (almost) entirely. Found by painting each drawn unit in its stone's number instead of its
+    colours, in the same order as the picture, and counting the pixels each stone keeps; a lintel counts as
+    seen when any of its three units is."""
+    state = view.state
+    if max(view.drawn, default=0) <= 1 and not state.druids:  # nothing on the board stands higher than a stone
+        return []
+    wanted: dict[int, tuple[int, int]] = {}
+    for cell, stack in enumerate(state.stacks):
+        if not stack:
+            continue
+        level = view.drawn[cell]
+
+        def alone(z: int, cell: int = cell) -> bool:
+            """Whether the unit at level ``z`` is drawn as itself (not left out or folded, see :func:`_draw_3d`)."""
+            return z < CAP or z == CAP == state.height[cell]
+
+        wanted.setdefault(stack[-1], (cell, level))
+        for below, above in itertools.pairwise(stack):
+            stone, beam = state.stones[below], state.stones[above]
+            if beam.kind == "l" and beam.cells[1] == cell and beam.level == stone.level + 1 and alone(beam.level):
+                wanted.setdefault(below, (cell, stone.level))
+    if not wanted:
+        return []
+    ids = Image.new("I", (round(view.origin[0]) + view.width, round(view.origin[1]) + view.height), 0)
+    core = ImageDraw.Draw(ids).draw
+    outline = view.outline
+    for cell in view.lay.order:
+        stack = state.stacks[cell]
+        for number in stack:
+            level = state.stones[number].level
+            if level < CAP or level == CAP == state.height[cell]:
+                low, high = view.corners(cell, level - 1), view.corners(cell, level)
+                core.draw_polygon([low[k] if bottom else high[k] for k, bottom in outline], number + 1, 1)
+        if state.height[cell] > CAP:  # the folded level stands for the top stone
+            low, high = view.corners(cell, CAP - 1), view.corners(cell, CAP)
+            core.draw_polygon([low[k] if bottom else high[k] for k, bottom in outline], stack[-1] + 1, 1)
+        if cell in state.druids:
+            _draw_druid(ImageDraw.Draw(ids), view, cell, 0, ink=0)
+    seen = {colour - 1: n for n, colour in ids.getcolors(ids.width * ids.height) if colour}
+    least = HIDDEN * view.s * view.s
+    out = []
+    for number, (cell, level) in wanted.items():
+        if seen.get(number, 0) < least:
+            out.append((cell, level, state.stones[number].owner))
+    return sorted(out, key=lambda mark: view.place[mark[0]])
+
+
+def _mark_hidden(draw: ImageDraw.ImageDraw, view: View, cell: int, level: int, owner: int) -> None:
+    """A hidden stone seen through what covers it: its top's outline and a dot in its owner's colour where its
+    top lies, each on a dark casing so that it reads over a stone of any colour, its own included."""
+    fill, _ = seat_colours(owner)
+    top = view.corners(cell, level)
+    width = max(1, round(view.s / 22))
+    draw.line([*top, top[0]], fill=BACKGROUND, width=width + 2, joint="curve")
+    draw.line([*top, top[0]], fill=fill, width=width, joint="curve")
+    cx, cy = view.lay.centres[cell]
+    x, y = view.point(cx, cy, level)
+    r = view.s * 0.16
+    draw.ellipse([x - r, y - r, x + r, y + r], fill=fill, outline=BACKGROUND, width=max(2, round(view.s / 16)))
 
 
 def _draw_marks(draw: ImageDraw.ImageDraw, state: DruidState, at: Callable[[int], Point], unit: float) -> None:
@@ -410,18 +495,22 @@ def _mark_sarsen(draw: ImageDraw.ImageDraw, top: list[Point], colour: Colour) ->
     draw.polygon([(cx - r, cy), (cx, cy - r * 0.6), (cx + r, cy), (cx, cy + r * 0.6)], outline=colour)
 
 
-def _draw_druid(draw: ImageDraw.ImageDraw, view: View, cell: int, seat: int) -> None:
-    """A robed figure standing on the druid's cell, in its owner's colour with a bright rim."""
+def _draw_druid(draw: ImageDraw.ImageDraw, view: View, cell: int, seat: int, ink: int | None = None) -> None:
+    """A robed figure standing on the druid's cell, in its owner's colour with a bright rim (all in ``ink``
+    instead on :func:`hidden_tops`'s picture of stone numbers)."""
     cx, cy = view.lay.centres[cell]
     foot_x, foot_y = view.point(cx, cy, view.drawn[cell])
     s = max(view.s, 24.0)
     fill, edge = seat_colours(seat)
+    bright: Colour | int = HIGHLIGHT
+    if ink is not None:
+        fill = edge = bright = ink
     rim = max(2, round(s / 14))
     body = [(foot_x - 0.3 * s, foot_y), (foot_x + 0.3 * s, foot_y), (foot_x, foot_y - 0.85 * s)]
-    draw.polygon(body, fill=fill, outline=HIGHLIGHT, width=rim)
+    draw.polygon(body, fill=fill, outline=bright, width=rim)
     r = 0.18 * s
     head = (foot_x, foot_y - 0.92 * s)
-    draw.ellipse([head[0] - r, head[1] - r, head[0] + r, head[1] + r], fill=edge, outline=HIGHLIGHT, width=rim)
+    draw.ellipse([head[0] - r, head[1] - r, head[0] + r, head[1] + r], fill=edge, outline=bright, width=rim)
 
 
 def _side_colours(state: DruidState) -> dict[str, tuple[Colour, bool]]:

@@ -22,6 +22,7 @@ from render.druid import (
     _side_colours,
     _summary_size,
     header,
+    hidden_tops,
     label_boxes,
     layout,
     render_png,
@@ -311,3 +312,41 @@ def test_walk_targets_are_starred() -> None:
     assert state.targets == ["NE", "SE", "E"]
     starred = {side for side, (_, target) in _side_colours(state).items() if target}
     assert starred == {"NE", "SE", "E"}
+
+
+def red_pixels(state: DruidState, cell: str, level: int) -> int:
+    """How many pixels of H's stone colour (its top or a lit side) lie within a sixth of a cell's width of the
+    point where ``cell``'s top at ``level`` is projected in the 3D view."""
+    image, view = render_scene(state)
+    x, y = view.lay.centres[state.board.index[cell]]
+    cx, cy = (round(v) for v in view.point(x, y, level))
+    r = round(view.s / 6)
+    window = image.crop((cx - r, cy - r, cx + r, cy + r)).convert("RGB")
+    red = {colour for colour in stone_colours(state) if colour[0] > colour[1] + 40}
+    return sum(n for n, colour in window.getcolors(1 << 16) if colour in red)
+
+
+def test_a_stone_behind_a_lintel_is_marked() -> None:
+    """H's sarsen on D4, right behind V's lintel C3-E3 one level higher, is covered by the beam; its owner's colour
+    now shows where its top lies, over the beam."""
+    state = play(game(("-size=6",)), "c3", "d4", "e3", "pass", "c3-e3")
+    _, view = render_scene(state)
+    assert hidden_tops(view) == [(state.board.index["d4"], 1, 1)]
+    assert red_pixels(state, "d4", 1) >= 20
+
+
+def test_a_stone_under_a_lintel_is_marked() -> None:
+    """H's sarsen on D3 under V's lintel, with H's D2 in front of it: the beam covers its top and D2 its front, so
+    only a marker tells it from a gap; D2's own top, in front, is not marked."""
+    state = play(game(("-size=6",)), "c3", "d3", "e3", "d2", "c3-e3")
+    _, view = render_scene(state)
+    assert hidden_tops(view) == [(state.board.index["d3"], 1, 1)]
+    assert red_pixels(state, "d3", 1) >= 20
+    gap = play(game(("-size=6",)), "c3", "d2", "e3", "pass", "c3-e3")
+    assert hidden_tops(render_scene(gap)[1]) == [] and red_pixels(gap, "d3", 1) == 0
+
+
+def test_nothing_is_marked_where_every_stone_shows() -> None:
+    """A stone seen beside or under a beam, a sarsen field one level high: no marker."""
+    assert hidden_tops(render_scene(play(game(("-size=6",)), "c3", "d3", "e3", "pass", "c3-e3"))[1]) == []
+    assert hidden_tops(render_scene(game((), 2, 40))[1]) == []
