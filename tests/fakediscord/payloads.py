@@ -193,6 +193,18 @@ def mentioned_ids(content: str) -> list[int]:
     return list(seen)
 
 
+_EVERYONE = re.compile(r"@(everyone|here)\b")
+
+
+def mentions_everyone(content: str, allowed_mentions: dict[str, Any] | None) -> bool:
+    """Whether ``content`` writes ``@everyone`` or ``@here`` and ``allowed_mentions`` lets it through (absent means
+    it does; otherwise ``parse`` must include "everyone"). Discord then pings only if the author may mention
+    everyone."""
+    if not _EVERYONE.search(content):
+        return False
+    return allowed_mentions is None or "everyone" in (allowed_mentions.get("parse") or [])
+
+
 def pinged_ids(content: str, allowed_mentions: dict[str, Any] | None) -> list[int]:
     """Who Discord would notify for ``content`` under ``allowed_mentions``: absent means every user mention
     pings; otherwise only users listed in ``users`` or all of them when ``parse`` includes "users"."""

@@ -27,7 +27,9 @@ class Attachment:
 class Message:
     """A message as it stands now, with the history of its edits. ``pinged`` lists the users Discord would
     notify when it was created (mentions allowed by ``allowed_mentions``, nobody for a silent message or for
-    the followup that replaces a deferred reply)."""
+    the followup that replaces a deferred reply). An ``@everyone``/``@here`` that ``allowed_mentions`` let through
+    and the bot had the permission for sets ``pinged_everyone`` and adds every member who can see the channel
+    (a thread's members in a thread) to ``pinged``."""
 
     id: int
     channel_id: int
@@ -43,6 +45,7 @@ class Message:
     interaction_id: int | None = None
     edits: list[dict[str, Any]] = field(default_factory=list)
     deleted: bool = False
+    pinged_everyone: bool = False
 
     @property
     def ephemeral(self) -> bool:

@@ -32,6 +32,7 @@ from aiohttp import web
 
 from tests.fakediscord import payloads as p
 from tests.fakediscord.gateway import HEARTBEAT, HEARTBEAT_ACK, HELLO, IDENTIFY, RESUME, GatewaySession
+from tests.fakediscord.limits import ApiError, check_choices, check_message
 from tests.fakediscord.records import (
     Attachment,
     CommandSync,
@@ -53,14 +54,6 @@ _UNAUTHENTICATED = ("/webhooks/", "/interactions/")
 _POLL = 0.01
 
 
-class ApiError(Exception):
-    """A Discord JSON error: HTTP status, Discord error code and message."""
-
-    def __init__(self, status: int, code: int, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     """A JSON reply whose Content-Type is exactly ``application/json`` (discord.py ignores the body otherwise)."""
     all_headers = {"Content-Type": "application/json", **(headers or {})}
@@ -68,7 +61,7 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
 
 
 def _error(err: ApiError) -> web.Response:
-    return json_response({"message": err.message, "code": err.code}, status=err.status)
+    return json_response(err.body(), status=err.status)
 
 
 @dataclass
@@ -871,6 +864,8 @@ class FakeDiscord:
     async def _apply_callback(
         self, record: Interaction, kind: int | None, data: dict[str, Any], files: list[Attachment]
     ) -> dict[str, Any]:
+        if kind == 4:
+            check_message(data, len(files), prefix=["data"])
         if kind in (4, 5):
             if kind == 5:
                 data = {"flags": p.LOADING | (int(data.get("flags") or 0) & p.EPHEMERAL)}
@@ -879,9 +874,11 @@ class FakeDiscord:
             return {"type": kind, "message": message.payload}
         if kind == 7:
             target = self._clicked_message(record)
+            check_message(data, len(files), prefix=["data"], current=target.payload)
             self._edit(target, data, files)
             return {"type": 7, "message": target.payload}
         if kind == 8:
+            check_choices(list(data.get("choices") or []))
             record.choices = list(data.get("choices") or [])
         if kind in (6, 8, 9):
             return {"type": kind}
@@ -898,6 +895,7 @@ class FakeDiscord:
         if not record.callbacks:
             raise ApiError(404, 10015, "Unknown Webhook")
         body, files = await self._read_body(request)
+        check_message(body, len(files))
         original = self.messages.get(record.original_id) if record.original_id else None
         if original is not None and original.loading and not original.deleted:
             self._edit(original, body, files)
@@ -921,6 +919,7 @@ class FakeDiscord:
     async def _patch_webhook_message(self, request: web.Request) -> web.Response:
         message = self._webhook_message(request)
         body, files = await self._read_body(request)
+        check_message(body, len(files), current=message.payload)
         self._edit(message, body, files)
         await self._notify()
         return json_response(message.payload)
@@ -1012,7 +1011,12 @@ class FakeDiscord:
             }
         flags = payload["flags"]
         allowed = body.get("allowed_mentions")
-        pinged = p.pinged_ids(content, allowed) if pings and not flags & p.SUPPRESS_NOTIFICATIONS else []
+        loud = pings and not flags & p.SUPPRESS_NOTIFICATIONS
+        pinged = p.pinged_ids(content, allowed) if loud else []
+        everyone = loud and self._may_ping_everyone(channel) and p.mentions_everyone(content, allowed)
+        if everyone:
+            payload["mention_everyone"] = True
+            pinged += [u for u in self._audience(channel) if u not in pinged]
         message = Message(
             mid,
             channel_id,
@@ -1027,12 +1031,25 @@ class FakeDiscord:
             payload,
             interaction_id=record.id if record else None,
         )
+        message.pinged_everyone = everyone
         self.messages[mid] = message
         self.channel_messages.setdefault(channel_id, []).append(mid)
         if record is not None:
             record.messages.append(message)
         channel["last_message_id"] = str(mid)
         return message
+
+    def _may_ping_everyone(self, channel: dict[str, Any]) -> bool:
+        """Discord honours ``@everyone``/``@here`` only in a guild channel where the bot holds MENTION_EVERYONE."""
+        return "guild_id" in channel and "mention_everyone" not in self._denials(int(channel["id"]))
+
+    def _audience(self, channel: dict[str, Any]) -> list[int]:
+        """Who an ``@everyone`` reaches: a thread's members, or every member of the channel's guild (not the bot)."""
+        cid = int(channel["id"])
+        if cid in self.threads:
+            return list(self.threads[cid].members)
+        guild = self._guild_of(cid)
+        return [u for u in (guild.members if guild else {}) if u != self.application_id]
 
     def _edit(self, message: Message, body: dict[str, Any], files: list[Attachment]) -> None:
         """Apply an edit; edits never ping, but filling in a deferred reply keeps its first content."""
@@ -1067,6 +1084,7 @@ class FakeDiscord:
         channel = self._channel(cid)
         body, files = await self._read_body(request)
         self._check_postable(channel, files)
+        check_message(body, len(files))
         meta = channel.get("thread_metadata")
         if meta is not None and meta["archived"]:
             meta["archived"] = False
@@ -1080,6 +1098,8 @@ class FakeDiscord:
         message = self.messages.get(int(request.match_info["message_id"]))
         if message is None or message.deleted or message.channel_id != int(request.match_info["channel_id"]):
             raise ApiError(404, 10008, "Unknown Message")
+        if message.ephemeral:  # only the interaction's webhook routes reach an ephemeral message
+            raise ApiError(404, 10008, "Unknown Message")
         return message
 
     async def _get_message(self, request: web.Request) -> web.Response:
@@ -1088,6 +1108,7 @@ class FakeDiscord:
     async def _patch_message(self, request: web.Request) -> web.Response:
         message = self._message(request)
         body, files = await self._read_body(request)
+        check_message(body, len(files), current=message.payload)
         self._edit(message, body, files)
         await self._notify()
         return json_response(message.payload)
