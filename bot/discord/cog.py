@@ -164,7 +164,8 @@ class GameCommands(commands.Cog):
     ) -> None:
         assert result.challenge_id is not None and interaction.channel is not None
         challenged = members[1:]
-        text = f"{result.message}\n" + " ".join(m.mention for m in challenged) + ": accept or decline below."
+        tail = " ".join(m.mention for m in challenged) + ": accept or decline below."
+        text = f"{result.message[: 1999 - len(tail)]}\n{tail}"  # the mentions always fit in Discord's 2,000
         channel = interaction.channel
         assert isinstance(channel, discord.abc.Messageable)
         try:
