@@ -940,18 +940,10 @@ class CoreStore:
         message_id: int | None = None,
     ) -> None:
         """Change a challenge only if it still has ``expected_status`` (a second click changes nothing)."""
-        sets, params = [], []
-        for column, value in (("status", status), ("game_id", game_id), ("message_id", message_id)):
-            if value is not None:
-                sets.append(f"{column} = ?")
-                params.append(value)
-        if accepted is not None:
-            sets.append("accepted = ?")
-            params.append(_dumps(list(accepted)))
+        sets, params = set_clause(status=status, game_id=game_id, message_id=message_id, accepted=accepted)
         async with self.transaction() as db:
             cursor = await db.execute(
-                f"UPDATE challenges SET {', '.join(sets)} WHERE id = ? AND status = ?",
-                (*params, challenge_id, expected_status),
+                f"UPDATE challenges SET {sets} WHERE id = ? AND status = ?", (*params, challenge_id, expected_status)
             )
             if cursor.rowcount != 1:
                 raise StaleWriteError(f"challenge {challenge_id} is no longer {expected_status}")
@@ -1022,6 +1014,18 @@ class CoreStore:
         """End a claim taken by :meth:`claim_meta`."""
         async with self.transaction() as db:
             await db.execute("DELETE FROM meta WHERE key = ?", (key,))
+
+
+def set_clause(**values: Any) -> tuple[str, list[Any]]:
+    """The ``SET`` of an update from the values given (``None``: left as it is); ``accepted``, a list of players,
+    is stored as JSON."""
+    sets, params = [], []
+    for column, value in values.items():
+        if value is None:
+            continue
+        sets.append(f"{column} = ?")
+        params.append(_dumps(list(value)) if column == "accepted" else value)
+    return ", ".join(sets), params
 
 
 async def _write_clock(db: Connection, game_id: int, write: ClockWrite) -> None:

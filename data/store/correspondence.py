@@ -23,6 +23,7 @@ from data.store.core import (
     _loads,
     _write_clock,
     insert_timer,
+    set_clause,
 )
 
 #: an active game as a vacation switch needs it: id, log length, clock, player to move, clock timer id
@@ -219,17 +220,10 @@ class CorrespondenceStore(CoreStore):
     ) -> None:
         """Change an open proposal (a second answer to a closed one changes nothing: :class:`StaleWriteError`);
         closing it forgets its timer."""
-        sets, params = [], []
-        for column, value in (("status", status), ("message_id", message_id), ("channel_id", channel_id)):
-            if value is not None:
-                sets.append(f"{column} = ?")
-                params.append(value)
-        if accepted is not None:
-            sets.append("accepted = ?")
-            params.append(_dumps(list(accepted)))
+        sets, params = set_clause(status=status, message_id=message_id, channel_id=channel_id, accepted=accepted)
         async with self.transaction() as db:
             cursor = await db.execute(
-                f"UPDATE proposals SET {', '.join(sets)} WHERE id = ? AND status = 'open'", (*params, proposal_id)
+                f"UPDATE proposals SET {sets} WHERE id = ? AND status = 'open'", (*params, proposal_id)
             )
             if cursor.rowcount != 1:
                 raise StaleWriteError(f"proposal {proposal_id} has already been settled")
