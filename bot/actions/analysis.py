@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.actions.base import ActionsBase
-from bot.actions.common import Result, _fail, replay_steps
+from bot.actions.common import Result, _fail, replay_steps, taken_back
 from data.store import DamagedRowError, LogRow
 from rules.base import GameError, GameState
 
@@ -53,10 +53,7 @@ class AnalysisActions(ActionsBase):
 def _decisions(start: GameState, log: list[LogRow]) -> list[tuple[GameState, str, int]]:
     """``(position before, move text, seat)`` for every action a player made in the game as it stands (moves
     taken back left out), read from the log."""
-    undone: set[int] = set()
-    for entry in log:
-        if entry.text == "undo" and entry.events:
-            undone.update(range(int(entry.events[0].get("data", {}).get("seq", entry.seq)), entry.seq + 1))
+    undone = taken_back(log)
     records = []
     before = start.clone()
     for entry, after in replay_steps(start, log):

@@ -21,6 +21,7 @@ from bot.correspondence.periods import (
     format_local,
     vacation_bank,
     vacation_runs_out,
+    warning_time,
     zone,
 )
 from data.store import ClockWrite, LogEntry, StaleWriteError, TimerRow, VacationRow
@@ -103,7 +104,9 @@ class ClockActions(ActionsBase):
         quiet = await self._quiet(player)
         deadline = clock.deadline(tz)
         due = [
-            w for w in clock.pending_warnings(tz) if deadline is not None and _warn_at(w.due, deadline, quiet) <= now
+            w
+            for w in clock.pending_warnings(tz)
+            if deadline is not None and warning_time(w.due, deadline, quiet) <= now
         ]
         clock.mark_warned([w.name for w in due])
         write = await self._schedule(clock, stored=True, active=True)
@@ -318,9 +321,3 @@ class ClockActions(ActionsBase):
     async def wants_preview(self, player: str) -> bool:
         """Whether ``player`` asked for every move to be previewed first (``/notify confirm:on``)."""
         return await self.store.get_setting(player, "confirm") == "on"
-
-
-def _warn_at(due: float, deadline: float, quiet: QuietHours | None) -> float:
-    from bot.correspondence.periods import warning_time
-
-    return warning_time(due, deadline, quiet)

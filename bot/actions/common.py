@@ -335,6 +335,16 @@ def replay_steps(state: GameState, log: Sequence[LogRow]) -> Iterator[tuple[LogR
         yield entry, state
 
 
+def taken_back(log: Sequence[LogRow]) -> set[int]:
+    """The places (``seq``) in a log of the actions that takebacks removed from the game, the takebacks
+    themselves included."""
+    undone: set[int] = set()
+    for entry in log:
+        if entry.text == "undo" and not entry.auto:
+            undone.update(range(_undo_seq(entry), entry.seq + 1))
+    return undone
+
+
 def _undo_seq(entry: LogRow) -> int:
     """The first action a logged takeback took back."""
     try:

@@ -11,7 +11,7 @@ back with the dice already rolled (the generator is not rewound), and its dice a
 from __future__ import annotations
 
 from bot.actions.base import ActionsBase
-from bot.actions.common import Result, _fail, _is_computer_name, replay_steps, shorten
+from bot.actions.common import Result, _fail, _is_computer_name, replay_steps, shorten, taken_back
 from bot.correspondence.clock import Clock
 from bot.correspondence.periods import DAY
 from data.store import DamagedRowError, LogEntry, LogRow, StaleWriteError
@@ -190,10 +190,7 @@ class ProposalActions(ActionsBase):
 def _undo_target(log: list[LogRow], final: tuple[str, ...]) -> LogRow | str:
     """The action a takeback removes: the last one a player made (the server's moves after it go with it), or
     why there is none to take back."""
-    undone: set[int] = set()
-    for entry in log:
-        if entry.text == "undo" and entry.events:
-            undone.update(range(int(entry.events[0].get("data", {}).get("seq", entry.seq)), entry.seq + 1))
+    undone = taken_back(log)
     for entry in reversed(log):
         if entry.seq in undone or entry.auto:
             continue
