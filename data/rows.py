@@ -149,3 +149,88 @@ class QueuedLine(NamedTuple):
     game_id: int
     player_id: str
     moves: list[str]
+
+
+class RatingRow(NamedTuple):
+    """A player's rating in one game type: openskill's ``mu`` and ``sigma``, ``score`` the number leaderboards sort
+    by (the conservative estimate), and the statistics shown beside it. ``points_won`` and ``points_lost`` add up
+    the points of games won and lost (Backgammon's gammons and cube); ``streak`` counts the latest results alike:
+    wins in a row (positive), losses in a row (negative), 0 after a draw."""
+
+    player_id: str
+    game_type: str
+    mu: float
+    sigma: float
+    score: float
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    points_won: int = 0
+    points_lost: int = 0
+    streak: int = 0
+    updated_at: float = 0.0
+
+
+class VariantRow(NamedTuple):
+    """A player's results in one variant of a game type (variants share their game type's rating; ``score`` is a
+    copy of it, for the variant's leaderboard)."""
+
+    player_id: str
+    game_type: str
+    variant: str
+    score: float
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    points_won: int = 0
+    points_lost: int = 0
+
+
+class RatedGame(NamedTuple):
+    """A finished game as the ratings take it: its players (seats at the end), each one's ``place`` (1 is first;
+    players tied share a place), ``result`` (``win``, ``loss`` or ``draw``) and ``points`` (won: positive, lost:
+    negative, drawn: 0)."""
+
+    game_type: str
+    variant: str
+    players: tuple[str, ...]
+    places: tuple[int, ...]
+    results: tuple[str, ...]
+    points: tuple[int, ...]
+
+
+class RatingChange(NamedTuple):
+    """What one rated game did to one player's rating. ``seq`` is the game's place in the order games were rated
+    (games rated at the same moment share no player, so their order does not matter)."""
+
+    game_id: int
+    player_id: str
+    seq: int
+    game_type: str
+    variant: str
+    place: int
+    result: str
+    points: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    created_at: float
+
+
+class FinishedGame(NamedTuple):
+    """A finished game as a rebuild of the ratings reads it: its options and clock (whether it is rated), its
+    outcome, the seats at the end and who resigned or ran out of time, and when it ended. ``seq`` is its place in
+    the order of rating when it was rated live (``None``: it never was)."""
+
+    id: int
+    type: str
+    options: dict[str, Any]
+    clock: dict[str, Any] | None
+    outcome: dict[str, Any]
+    seats: list[str]
+    resigned: list[int]
+    ended_at: float
+    seq: int | None

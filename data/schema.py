@@ -138,6 +138,62 @@ MIGRATIONS: tuple[str, ...] = (
     INSERT INTO timers (due_at, kind, game_id)
         SELECT updated_at + 86400, 'clock', id FROM games WHERE status = 'active';
     """,
+    # 4: ratings. One rating per player per game type (openskill's mu and sigma, the conservative estimate
+    # leaderboards sort by, and the statistics shown beside it), the same statistics per variant (with a copy of
+    # the game type's estimate, so a variant's leaderboard reads one index), and what each rated game did to each
+    # of its players: their place, their result, the rating before and after, and the game's place in the order
+    # games were rated (``seq``), which a rebuild follows to reproduce the same numbers.
+    """
+    CREATE TABLE ratings (
+        player_id   TEXT NOT NULL REFERENCES players(id),
+        game_type   TEXT NOT NULL,
+        mu          REAL NOT NULL,
+        sigma       REAL NOT NULL,
+        score       REAL NOT NULL,
+        games       INTEGER NOT NULL DEFAULT 0,
+        wins        INTEGER NOT NULL DEFAULT 0,
+        losses      INTEGER NOT NULL DEFAULT 0,
+        draws       INTEGER NOT NULL DEFAULT 0,
+        points_won  INTEGER NOT NULL DEFAULT 0,
+        points_lost INTEGER NOT NULL DEFAULT 0,
+        streak      INTEGER NOT NULL DEFAULT 0,
+        updated_at  REAL NOT NULL,
+        PRIMARY KEY (player_id, game_type)
+    ) WITHOUT ROWID;
+    CREATE INDEX ratings_board ON ratings(game_type, score DESC, player_id);
+    CREATE TABLE rating_variants (
+        player_id   TEXT NOT NULL REFERENCES players(id),
+        game_type   TEXT NOT NULL,
+        variant     TEXT NOT NULL,
+        score       REAL NOT NULL,
+        games       INTEGER NOT NULL DEFAULT 0,
+        wins        INTEGER NOT NULL DEFAULT 0,
+        losses      INTEGER NOT NULL DEFAULT 0,
+        draws       INTEGER NOT NULL DEFAULT 0,
+        points_won  INTEGER NOT NULL DEFAULT 0,
+        points_lost INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (player_id, game_type, variant)
+    ) WITHOUT ROWID;
+    CREATE INDEX rating_variants_board ON rating_variants(game_type, variant, score DESC, player_id);
+    CREATE TABLE rating_changes (
+        game_id       INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        player_id     TEXT NOT NULL REFERENCES players(id),
+        seq           INTEGER NOT NULL,
+        game_type     TEXT NOT NULL,
+        variant       TEXT NOT NULL,
+        place         INTEGER NOT NULL,
+        result        TEXT NOT NULL CHECK (result IN ('win', 'loss', 'draw')),
+        points        INTEGER NOT NULL,
+        mu_before     REAL NOT NULL,
+        sigma_before  REAL NOT NULL,
+        mu_after      REAL NOT NULL,
+        sigma_after   REAL NOT NULL,
+        created_at    REAL NOT NULL,
+        PRIMARY KEY (game_id, player_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX rating_changes_by_player ON rating_changes(player_id, game_type, seq);
+    CREATE INDEX rating_changes_by_seq ON rating_changes(seq);
+    """,
 )
 
 #: The same migrations for PostgreSQL: the same tables, columns, indexes and constraints under the same numbers,
@@ -271,5 +327,57 @@ PG_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX queued_by_game ON queued_lines(game_id, player_id);
     INSERT INTO timers (due_at, kind, game_id)
         SELECT updated_at + 86400, 'clock', id FROM games WHERE status = 'active';
+    """,
+    # 4: ratings: per player and game type, per variant, and each rated game's changes
+    """
+    CREATE TABLE ratings (
+        player_id   TEXT NOT NULL REFERENCES players(id),
+        game_type   TEXT NOT NULL,
+        mu          DOUBLE PRECISION NOT NULL,
+        sigma       DOUBLE PRECISION NOT NULL,
+        score       DOUBLE PRECISION NOT NULL,
+        games       BIGINT NOT NULL DEFAULT 0,
+        wins        BIGINT NOT NULL DEFAULT 0,
+        losses      BIGINT NOT NULL DEFAULT 0,
+        draws       BIGINT NOT NULL DEFAULT 0,
+        points_won  BIGINT NOT NULL DEFAULT 0,
+        points_lost BIGINT NOT NULL DEFAULT 0,
+        streak      BIGINT NOT NULL DEFAULT 0,
+        updated_at  DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (player_id, game_type)
+    );
+    CREATE INDEX ratings_board ON ratings(game_type, score DESC, player_id);
+    CREATE TABLE rating_variants (
+        player_id   TEXT NOT NULL REFERENCES players(id),
+        game_type   TEXT NOT NULL,
+        variant     TEXT NOT NULL,
+        score       DOUBLE PRECISION NOT NULL,
+        games       BIGINT NOT NULL DEFAULT 0,
+        wins        BIGINT NOT NULL DEFAULT 0,
+        losses      BIGINT NOT NULL DEFAULT 0,
+        draws       BIGINT NOT NULL DEFAULT 0,
+        points_won  BIGINT NOT NULL DEFAULT 0,
+        points_lost BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (player_id, game_type, variant)
+    );
+    CREATE INDEX rating_variants_board ON rating_variants(game_type, variant, score DESC, player_id);
+    CREATE TABLE rating_changes (
+        game_id       BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        player_id     TEXT NOT NULL REFERENCES players(id),
+        seq           BIGINT NOT NULL,
+        game_type     TEXT NOT NULL,
+        variant       TEXT NOT NULL,
+        place         BIGINT NOT NULL,
+        result        TEXT NOT NULL CHECK (result IN ('win', 'loss', 'draw')),
+        points        BIGINT NOT NULL,
+        mu_before     DOUBLE PRECISION NOT NULL,
+        sigma_before  DOUBLE PRECISION NOT NULL,
+        mu_after      DOUBLE PRECISION NOT NULL,
+        sigma_after   DOUBLE PRECISION NOT NULL,
+        created_at    DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, player_id)
+    );
+    CREATE INDEX rating_changes_by_player ON rating_changes(player_id, game_type, seq);
+    CREATE INDEX rating_changes_by_seq ON rating_changes(seq);
     """,
 )

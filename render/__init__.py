@@ -9,9 +9,13 @@ from collections.abc import Mapping
 from rules.base import GameState
 
 
-def board_png(state: GameState, clock: Mapping[int, str] | None = None) -> bytes:
+def board_png(
+    state: GameState, clock: Mapping[int, str] | None = None, ratings: Mapping[int, str] | None = None
+) -> bytes:
     """The PNG of ``state``'s board, drawn by that game's renderer. ``clock`` maps a seat to a short note about
     that player's time, already formatted ("6d 23h left", "7d per move", "paused (vacation)"), shown in the
-    header beside the seat; seats without a note get none, and no clock draws the picture without notes."""
+    header beside the seat; seats without a note get none, and no clock draws the picture without notes.
+    ``ratings`` maps a seat to what follows the player's name in the header, in brackets: their rating
+    ("1532", "1000?") or "unrated"."""
     module = importlib.import_module(f"render.{state.game.name}")
-    return module.render_png(state, clock=clock)
+    return module.render_png(state, clock=clock, ratings=ratings)

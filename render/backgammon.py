@@ -22,12 +22,14 @@ from render.common import (
     MUTED,
     PLAYER_COLOURS,
     Clock,
+    Ratings,
     centred_text,
     clock_note,
     draw_note,
     font,
     note_lines,
     note_width,
+    rating_label,
     to_png,
 )
 from rules.backgammon import EKS, OHS, BackgammonState, absolute, dice_text
@@ -282,7 +284,9 @@ def _fit(draw: ImageDraw.ImageDraw | None, text: str, size: int, width: int, sma
     return text, size
 
 
-def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState, clock: Clock | None = None) -> None:
+def _texts(
+    draw: ImageDraw.ImageDraw, state: BackgammonState, clock: Clock | None = None, ratings: Ratings | None = None
+) -> None:
     """Header: what is asked now (or the result) in large type behind the disc of the player concerned, the most
     visible thing above the board; then one row per colour (disc, name, pips, modes; the player concerned marked
     with an arrowhead) with the cube's value and owner at the right, and with a clock each row's note in a column
@@ -297,9 +301,9 @@ def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState, clock: Clock | Non
     draw.text((left, 20), status, font=font(size), fill=HIGHLIGHT, anchor="lm")
     cube = _cube_text(state)
     draw.text((WIDTH - MARGIN, 52), cube, font=font(ROW_SIZE), fill=MUTED, anchor="rm")
-    rows = header_rows(state, clock)
+    rows = header_rows(state, clock, ratings)
     if rows is None:
-        _rows(draw, state, concerned, _row_room(state))
+        _rows(draw, state, concerned, _row_room(state), ratings)
     else:
         _draw_rows(draw, state, concerned, rows)
     footer = _last_text(state)
@@ -308,12 +312,13 @@ def _texts(draw: ImageDraw.ImageDraw, state: BackgammonState, clock: Clock | Non
         draw.text((MARGIN, HEIGHT - FOOTER // 2), footer, font=font(size), fill=MUTED, anchor="lm")
 
 
-def _row_parts(state: BackgammonState, colour: int) -> tuple[str, str, str]:
-    """A colour's row: its letter, its player's name, and the pips and modes that follow the name."""
+def _row_parts(state: BackgammonState, colour: int, ratings: Ratings | None = None) -> tuple[str, str, str]:
+    """A colour's row: its letter, its player's name, and what follows the name (their rating, the pips and
+    modes), which is never cut short."""
     seat = state.seat_of_colour(colour)
     modes = [mode for mode, flags in (("greedy", state.greedy), ("manual", state.manual)) if flags[seat]]
     extra = f"   [{', '.join(modes)}]" if modes else ""
-    return f"{'XO'[colour]}: ", state.players[seat], f"   pips {state.pips(colour)}{extra}"
+    return f"{'XO'[colour]}: ", state.players[seat], f"{rating_label(ratings, seat)}   pips {state.pips(colour)}{extra}"
 
 
 def _row_marks(draw: ImageDraw.ImageDraw, colour: int, concerned: int | None, y: float) -> None:
@@ -324,11 +329,13 @@ def _row_marks(draw: ImageDraw.ImageDraw, colour: int, concerned: int | None, y:
     draw.ellipse((MARGIN + 14, y - 9, MARGIN + 32, y + 9), fill=fill, outline=rim, width=2)
 
 
-def _rows(draw: ImageDraw.ImageDraw, state: BackgammonState, concerned: int | None, room: int) -> None:
+def _rows(
+    draw: ImageDraw.ImageDraw, state: BackgammonState, concerned: int | None, room: int, ratings: Ratings | None
+) -> None:
     """The two rows without a clock: long names cut short with "...", both rows in one size."""
     rows = []
     for colour in (EKS, OHS):
-        letter, name, rest = _row_parts(state, colour)
+        letter, name, rest = _row_parts(state, colour, ratings)
         player, _ = _fit(draw, name, ROW_SIZE, room // 2)
         rows.append(_fit(draw, f"{letter}{player}{rest}", ROW_SIZE, room))
     size = min(row_size for _text, row_size in rows)  # both rows in one size
@@ -366,7 +373,7 @@ def _row_room(state: BackgammonState) -> int:
     return WIDTH - 2 * MARGIN - 40 - _width(_cube_text(state), ROW_SIZE) - 16
 
 
-def header_rows(state: BackgammonState, clock: Clock | None) -> list[Row] | None:
+def header_rows(state: BackgammonState, clock: Clock | None, ratings: Ratings | None = None) -> list[Row] | None:
     """The two rows with each player's clock note in a column after the longer row; None without a note. The
     pips and modes are never cut: a long note takes room from the names first (cut short with "..."), then gets
     smaller type (down to 12), then two lines (the rows move apart a little), so that it is never cut either."""
@@ -374,7 +381,7 @@ def header_rows(state: BackgammonState, clock: Clock | None) -> list[Row] | None
     if not any(notes.values()):
         return None
     room = _row_room(state)
-    parts = {colour: _row_parts(state, colour) for colour in (EKS, OHS)}
+    parts = {colour: _row_parts(state, colour, ratings) for colour in (EKS, OHS)}
     fixed = max(_width(letter + rest, ROW_SIZE) for letter, _name, rest in parts.values())
     for keep in NAME_KEEP:
         note_room = room - NOTE_GAP - fixed - keep
@@ -453,9 +460,9 @@ def _last_text(state: BackgammonState) -> str:
     return f"last: {who} rolled {dice_text(last['dice'])} and played {steps}"
 
 
-def render_image(state: BackgammonState, clock: Clock | None = None) -> Image.Image:
-    """The board as a Pillow RGB image (render_png encodes it; replays draw their frames from it); ``clock`` as
-    for :func:`render.board_png`."""
+def render_image(state: BackgammonState, clock: Clock | None = None, ratings: Ratings | None = None) -> Image.Image:
+    """The board as a Pillow RGB image (render_png encodes it; replays draw their frames from it); ``clock`` and
+    ``ratings`` as for :func:`render.board_png`."""
     image = _empty_board().copy()
     draw = ImageDraw.Draw(image)
     _bar(draw, state)
@@ -465,7 +472,7 @@ def render_image(state: BackgammonState, clock: Clock | None = None) -> Image.Im
     _last_play(draw, state)
     _hit_arrows(draw, state)
     _dice_and_cube(draw, state)
-    _texts(draw, state, clock)
+    _texts(draw, state, clock, ratings)
     return image
 
 
@@ -487,6 +494,8 @@ def _empty_board() -> Image.Image:
     return image
 
 
-def render_png(state: BackgammonState, clock: Clock | None = None) -> bytes:
+def render_png(state: BackgammonState, clock: Clock | None = None, ratings: Ratings | None = None) -> bytes:
     """The board as PNG bytes, ready to attach to a message."""
-    return to_png(render_image(state, clock), [*(colour for pair in CHECKERS.values() for colour in pair), CLOCK_LOW])
+    return to_png(
+        render_image(state, clock, ratings), [*(colour for pair in CHECKERS.values() for colour in pair), CLOCK_LOW]
+    )

@@ -80,6 +80,16 @@ def wrap_text(text: str, size: int, room: float) -> list[str]:
 #: a seat's clock note as the caller formatted it ("6d 23h left", "7d per move", "paused (vacation)")
 Clock = Mapping[int, str]
 
+#: what follows a seat's name, as the caller formatted it: the player's rating ("1532", "1000?") or "unrated"
+Ratings = Mapping[int, str]
+
+
+def rating_label(ratings: Ratings | None, seat: int) -> str:
+    """What follows ``seat``'s name in a header: `` (1532)``, or "" (no rating given for the seat)."""
+    text = " ".join(str((ratings or {}).get(seat) or "").split())
+    return f" ({text})" if text else ""
+
+
 #: a leading value in days (or weeks): "6d 23h left", "2 days left", "1w left"
 _DAYS = re.compile(r"^\s*(\d+)\s*(d|days?|w|wks?|weeks?)\b", re.IGNORECASE)
 

@@ -27,12 +27,14 @@ from render.common import (
     MUTED,
     PLAYER_COLOURS,
     Clock,
+    Ratings,
     clock_note,
     draw_note,
     draw_text,
     font,
     note_lines,
     note_width,
+    rating_label,
     to_png,
 )
 from rules.dragons import DragonsState
@@ -206,10 +208,10 @@ class Layout:
         return (round(x / SCALE), round(y / SCALE))
 
 
-def render_png(state: DragonsState, clock: Clock | None = None) -> bytes:
-    """The board as PNG bytes; the winning loop's colour kept exact, like the players'; ``clock`` as for
-    :func:`render.board_png`."""
-    return to_png(render_image(state, clock=clock), [WIN_LOOP, CLOCK_LOW])
+def render_png(state: DragonsState, clock: Clock | None = None, ratings: Ratings | None = None) -> bytes:
+    """The board as PNG bytes; the winning loop's colour kept exact, like the players'; ``clock`` and ``ratings``
+    as for :func:`render.board_png`."""
+    return to_png(render_image(state, clock=clock, ratings=ratings), [WIN_LOOP, CLOCK_LOW])
 
 
 def replay_images(states: Sequence[DragonsState]) -> Iterator[Image.Image]:
@@ -292,11 +294,13 @@ def _mark_boxes(state: DragonsState, layout: Layout, size: tuple[int, int]) -> l
     return [_snapped(band, size) for band in bands] + [_cell_box(layout, cell, size) for cell in sorted(cells)]
 
 
-def render_image(state: DragonsState, extent: Iterable[Cell] = (), clock: Clock | None = None) -> Image.Image:
-    """The board as an RGB image, with room for the ``extent`` cells too; ``clock`` as for
+def render_image(
+    state: DragonsState, extent: Iterable[Cell] = (), clock: Clock | None = None, ratings: Ratings | None = None
+) -> Image.Image:
+    """The board as an RGB image, with room for the ``extent`` cells too; ``clock`` and ``ratings`` as for
     :func:`render.board_png`."""
     layout = Layout(state, extent)
-    seats = seat_cells(state, layout.width, clock)
+    seats = seat_cells(state, layout.width, clock, ratings)
     if header_height(seats) != HEADER:
         layout = Layout(state, extent, header_height(seats))
     image = _base(state, layout)
@@ -367,11 +371,14 @@ class SeatCell(NamedTuple):
     note: list[str]
 
 
-def seat_cells(state: DragonsState, width: int, clock: Clock | None) -> list[SeatCell] | None:
+def seat_cells(
+    state: DragonsState, width: int, clock: Clock | None, ratings: Ratings | None = None
+) -> list[SeatCell] | None:
     """With a clock, each seat's name line with its note under it, side by side left of the tiles left, or in
-    more rows where long names need them; None without a note."""
+    more rows where long names need them; with ratings, the seats flow the same way (their names grow longer);
+    None without a note or a rating."""
     notes = [clock_note(clock, seat) for seat in range(len(state.players))]
-    if not any(notes):
+    if not any(notes) and not ratings:
         return None
     face = font(ROW_SIZE)
     pool_w = face.getlength(f"Tiles left: {state.remaining}") + 18 * SCALE
@@ -379,7 +386,7 @@ def seat_cells(state: DragonsState, width: int, clock: Clock | None) -> list[Sea
     cells: list[SeatCell] = []
     x, y, lines = float(MARGIN), float(SEATS_Y), 1
     for seat, (name, note) in enumerate(zip(state.players, notes, strict=True)):
-        label = f"{COLOUR_NAMES[seat]} {name}"
+        label = f"{COLOUR_NAMES[seat]} {name}{rating_label(ratings, seat)}"
         parts = note_lines(note, ROW_SIZE, room) if note else []  # wider than the picture: wrapped
         wide = max(face.getlength(label), note_width(parts, ROW_SIZE) if parts else 0)
         right = width - MARGIN - (pool_w if y == SEATS_Y else 0)

@@ -27,12 +27,14 @@ from render.common import (
     MUTED,
     PLAYER_COLOURS,
     Clock,
+    Ratings,
     clock_note,
     draw_note,
     font,
     ink_on,
     note_lines,
     note_width,
+    rating_label,
     seat_chip,
     to_png,
     wrap_text,
@@ -151,19 +153,19 @@ def view_for(n: int, top: int = HEADER) -> tuple[_View, int, int]:
     return _View((MARGIN + 10, top + view_h - 44), cell, rise), view_w, view_h
 
 
-def render_png(state: DrogoState, clock: Clock | None = None) -> bytes:
+def render_png(state: DrogoState, clock: Clock | None = None, ratings: Ratings | None = None) -> bytes:
     """The board as a PNG: header with the status and the players, 3D view, flat map, and the last move below;
-    ``clock`` as for :func:`render.board_png`."""
-    return to_png(render_image(state, clock), [HIGHLIGHT, MAP_LINE, MAP_EMPTY, GROUND, CLOCK_LOW])
+    ``clock`` and ``ratings`` as for :func:`render.board_png`."""
+    return to_png(render_image(state, clock, ratings), [HIGHLIGHT, MAP_LINE, MAP_EMPTY, GROUND, CLOCK_LOW])
 
 
-def render_image(state: DrogoState, clock: Clock | None = None) -> Image.Image:
+def render_image(state: DrogoState, clock: Clock | None = None, ratings: Ratings | None = None) -> Image.Image:
     n = state.size
     _, cell = _sizes(n)
     _, view_w, _ = view_for(n)
     map_w = n * cell
     width = max(MIN_WIDTH, MARGIN + view_w + MARGIN + 24 + map_w + 24 + MARGIN)
-    seats = seat_cells(state, width, clock)
+    seats = seat_cells(state, width, clock, ratings)
     top = header_height(state, seats)
     view, _, view_h = view_for(n, top)
     footer = footer_lines(state, width - 2 * MARGIN)
@@ -419,18 +421,21 @@ class SeatCell(NamedTuple):
     right: float
 
 
-def _seat_label(state: DrogoState, index: int, scores: list[int]) -> str:
+def _seat_label(state: DrogoState, index: int, scores: list[int], ratings: Ratings | None = None) -> str:
     name = state.players[index]
     short = name if len(name) <= 14 else name[:13] + "…"
-    label = f"{short}  {scores[index]}"
+    label = f"{short}{rating_label(ratings, index)}  {scores[index]}"
     return label + " (resigned)" if index in state.resigned else label
 
 
-def seat_cells(state: DrogoState, width: int, clock: Clock | None) -> list[SeatCell] | None:
+def seat_cells(
+    state: DrogoState, width: int, clock: Clock | None, ratings: Ratings | None = None
+) -> list[SeatCell] | None:
     """With a clock, each seat's name line with its note under it, the seats flowing into as many rows as the
-    width needs (one on every board for four players with short names and notes); None without a note."""
+    width needs (one on every board for four players with short names and notes); with ratings, the seats flow
+    the same way (the names grow longer); None without a note or a rating."""
     notes = [clock_note(clock, index) for index in range(len(state.players))]
-    if not any(notes):
+    if not any(notes) and not ratings:
         return None
     room = width - 2 * MARGIN
     face = font(SEAT_FONT)
@@ -438,7 +443,7 @@ def seat_cells(state: DrogoState, width: int, clock: Clock | None) -> list[SeatC
     cells: list[SeatCell] = []
     x, y, lines = MARGIN, SEATS_TOP, 1
     for index, note in enumerate(notes):
-        label = _seat_label(state, index, scores)
+        label = _seat_label(state, index, scores, ratings)
         parts = note_lines(note, NOTE_FONT, room - 40) if note else []  # wider than the header: wrapped
         wide = max(face.getlength(label), note_width(parts, NOTE_FONT) if parts else 0)
         if x > MARGIN and x + 40 + wide > MARGIN + room:

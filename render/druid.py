@@ -32,6 +32,7 @@ from render.common import (
     MUTED,
     PLAYER_COLOURS,
     Clock,
+    Ratings,
     clock_note,
     draw_note,
     draw_text,
@@ -39,6 +40,7 @@ from render.common import (
     ink_on,
     note_lines,
     note_width,
+    rating_label,
     seat_chip,
     to_png,
     wrap_text,
@@ -912,8 +914,8 @@ def status(state: DruidState) -> tuple[int | None, str]:
     return None, f"{'Game cancelled' if outcome.cancelled else 'Draw'}: {outcome.reason}"
 
 
-def seat_lines(state: DruidState) -> list[str]:
-    """One line per seat under the status: the player and what they must do."""
+def seat_lines(state: DruidState, ratings: Ratings | None = None) -> list[str]:
+    """One line per seat under the status: the player (and their rating) and what they must do."""
     lines = []
     for seat, player in enumerate(state.players):
         goal = " and ".join(SIDE_NAMES[side] for side in state.goals[seat][0])
@@ -925,7 +927,7 @@ def seat_lines(state: DruidState) -> list[str]:
             target = state.targets[seat]
             goal = f"druid to the {SIDE_NAMES[target]}" if target else f"{goal} (druid not on the board yet)"
         resigned = " (resigned)" if seat in state.resigned else ""
-        lines.append(f"{player}: {goal}{resigned}")
+        lines.append(f"{player}{rating_label(ratings, seat)}: {goal}{resigned}")
     return lines
 
 
@@ -951,7 +953,7 @@ class Header(NamedTuple):
 NOTE_GAP = 12
 
 
-def header(state: DruidState, width: int, clock: Clock | None = None) -> Header:
+def header(state: DruidState, width: int, clock: Clock | None = None, ratings: Ratings | None = None) -> Header:
     seat, text = status(state)
     chip = STATUS_FONT + 6
     room = width - MARGIN - chip - 10
@@ -959,11 +961,11 @@ def header(state: DruidState, width: int, clock: Clock | None = None) -> Header:
     while size > 18 and font(size).getlength(text) > room:
         size -= 1
     seat_room = width - MARGIN - 44
-    seats = [wrap_text(line, SEAT_FONT, seat_room) for line in seat_lines(state)]
+    seats = [wrap_text(line, SEAT_FONT, seat_room) for line in seat_lines(state, ratings)]
     if not any(clock_note(clock, k) for k in range(len(seats))):
         return Header(seat, wrap_text(text, size, room), size, seats)
     notes = []
-    for k, line in enumerate(seat_lines(state)):
+    for k, line in enumerate(seat_lines(state, ratings)):
         seats[k], marks = _place_note(line, seats[k], clock_note(clock, k), seat_room)
         notes.append(marks)
     return Header(seat, wrap_text(text, size, room), size, seats, notes, width - MARGIN // 2)
@@ -1017,18 +1019,20 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: DruidState, head: Header) -> 
             y += SEAT_LINE
 
 
-def render_png(state: DruidState, clock: Clock | None = None) -> bytes:
-    return to_png(render_image(state, clock), [HIGHLIGHT, GROUND, CLOCK_LOW])
+def render_png(state: DruidState, clock: Clock | None = None, ratings: Ratings | None = None) -> bytes:
+    return to_png(render_image(state, clock, ratings), [HIGHLIGHT, GROUND, CLOCK_LOW])
 
 
-def render_image(state: DruidState, clock: Clock | None = None) -> Image.Image:
+def render_image(state: DruidState, clock: Clock | None = None, ratings: Ratings | None = None) -> Image.Image:
     """The picture as an RGB image (a replay maps it onto its own palette, with no PNG in between)."""
-    return render_scene(state, clock)[0]
+    return render_scene(state, clock, ratings)[0]
 
 
-def render_scene(state: DruidState, clock: Clock | None = None) -> tuple[Image.Image, View]:
-    """The picture and the 3D view's projection (tests use it to find where a cell was drawn); ``clock`` as for
-    :func:`render.board_png`."""
+def render_scene(
+    state: DruidState, clock: Clock | None = None, ratings: Ratings | None = None
+) -> tuple[Image.Image, View]:
+    """The picture and the 3D view's projection (tests use it to find where a cell was drawn); ``clock`` and
+    ``ratings`` as for :func:`render.board_png`."""
     board = state.board
     lay = layout(board)
     span = max(x for x, _ in lay.centres) - min(x for x, _ in lay.centres) + 2 * SUMMARY_PAD
@@ -1039,7 +1043,7 @@ def render_scene(state: DruidState, clock: Clock | None = None) -> tuple[Image.I
     view = View(state, max(18.0, min(44.0, max(540, 2 * sum_w + 24) / extent)))
     caption = 22
     width = max(view.width, 2 * sum_w + 24) + MARGIN
-    head = header(state, width, clock)
+    head = header(state, width, clock, ratings)
     head_h = head.height
     height = head_h + view.height + caption + sum_h + MARGIN
     image = Image.new("RGB", (width, height), BACKGROUND)

@@ -18,18 +18,22 @@ from bot.actions.common import (
 )
 from bot.correspondence.clock import Clock
 from bot.correspondence.periods import QuietHours, delivery_time, warning_time
+from bot.ratings import MU, RATER, SIGMA, Shift, is_rated, rated_game, shown
 from data.store import (
     ClockWrite,
     DamagedRowError,
     GameRow,
     LogEntry,
     NotFoundError,
+    RatingWrite,
     StaleWriteError,
     Store,
 )
 from rules import registry
 from rules.base import Event, GameDef, GameError, GameState, StateFormatError
 
+#: a player's rating before their first rated game
+FRESH = (MU, SIGMA)
 #: how long (seconds) a player's time zone, quiet hours and vacation are trusted once read: an action reads them
 #: once, however many steps it takes, and another process's change is seen within a second
 PLAYER_TIME_TTL = 1.0
@@ -94,7 +98,8 @@ class ActionsBase:
         held ``memory_from`` values when it was read, and what the actions added is appended. The game's clock
         (read in ``before``) moves on in the same transaction: a turn that passed refills the clock for the
         player to move (``refill`` forces it), and the next timer is scheduled; ``claim`` is the clock timer a
-        sweep acts on (see :class:`data.store.ClockWrite`)."""
+        sweep acts on (see :class:`data.store.ClockWrite`). A game these actions finish is rated in the same
+        transaction, unless it was started ``-unrated`` (see :mod:`bot.ratings`)."""
         outcome = state.outcome()
         status = "active" if outcome is None else ("cancelled" if outcome.cancelled else "finished")
         to_move = _player_to_move(state)
@@ -106,6 +111,11 @@ class ActionsBase:
             or any(not e.auto and e.text not in state.game.extra_commands for e in entries)
         )
         write = await self._clock_after(clock_json, to_move, turn_passed=turn_passed, active=status == "active")
+        rating = None
+        if status == "finished" and outcome is not None and is_rated(clock_json):
+            options = state.options if before is None else before.options
+            counted = rated_game(state.game, options, outcome, state.players, state.resigned)
+            rating = None if counted is None else RatingWrite(counted, RATER)
         try:
             await self.store.commit_actions(
                 game_id,
@@ -120,6 +130,7 @@ class ActionsBase:
                 memory_append=state.memory()[0 if memory_reset else memory_from :],
                 clock=write._replace(claim=claim),
                 memory_reset=memory_reset,
+                rating=rating,
             )
         except StaleWriteError:
             return _fail(
@@ -205,12 +216,16 @@ class ActionsBase:
     async def _on_vacation(self, player: str) -> bool:
         return (await self._player_time(player)).on_vacation
 
-    async def _attach_clock(self, result: Result) -> Result:
+    async def _attach_clock(self, result: Result, *, ended: bool = False) -> Result:
         """Put the game's clock on a result about it: seconds left per player (``--json``) and a note per
-        player (board headers, text boards)."""
-        if result.game_id is None or result.state is None or result.status not in (None, "active"):
+        player (board headers, text boards); and the players' ratings (see :meth:`_attach_ratings`)."""
+        if result.game_id is None or result.state is None:
             return result
-        clock = Clock.from_json(await self.store.clock_of(result.game_id))
+        clock_json = await self.store.clock_of(result.game_id)
+        await self._attach_ratings(result, clock_json, ended=ended)
+        if result.status not in (None, "active"):
+            return result
+        clock = Clock.from_json(clock_json)
         if not clock.timed:
             return result
         players = list(result.state.players)
@@ -219,6 +234,30 @@ class ActionsBase:
         result.clock = clock.seconds_left(players, now, tz)
         result.clock_notes = clock.notes(players, now, tz)
         return result
+
+    async def _attach_ratings(self, result: Result, clock_json: dict[str, Any] | None, *, ended: bool) -> None:
+        """Put on a result about a game whether it is rated and each player's rating in its type (after a
+        finished rated game, the rating it left them with). ``ended``: the action just ended the game, and its
+        message says what that did to the ratings (``ratings: alice 1532 (+14), bob 1468 (-14)``)."""
+        state = result.state
+        if result.game_id is None or state is None or result.status not in (None, "active", "finished"):
+            return
+        result.rated = is_rated(clock_json)
+        if result.status == "finished" and result.rated:
+            changes = await self.store.game_rating_changes(result.game_id)
+            if changes:
+                result.rating_changes = [Shift.of(change) for change in changes]
+                result.ratings = {c.player_id: shown(c.mu_after, c.sigma_after) for c in changes}
+                if ended:
+                    result.message += "\nratings: " + ", ".join(shift.text() for shift in result.rating_changes)
+                return
+        rows = await self.store.ratings_of(state.game.name, list(state.players))
+        result.ratings = {
+            player: shown(rows[player].mu, rows[player].sigma) if player in rows else shown(*FRESH)
+            for player in state.players
+        }
+        if ended and result.status == "finished" and not result.rated:
+            result.message += "\nan unrated game: the ratings do not change"
 
     # ---- helpers -------------------------------------------------------------------------------------------
 

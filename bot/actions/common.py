@@ -106,6 +106,15 @@ class Result:
     played_by: str | None = None
     #: what a vacation switch tells each game's other players (:class:`bot.actions.clocks.Notice`)
     notices: list[Any] = field(default_factory=list)
+    #: whether the game counts for the ratings (``None``: the result is not about a game)
+    rated: bool | None = None
+    #: each player's rating in the game's type as shown (``1532``, ``1000?``); after a rated game, the new one
+    ratings: dict[str, str] = field(default_factory=dict)
+    #: what the game that just ended did to each player's rating (:class:`bot.ratings.Shift`), best placed first
+    rating_changes: list[Any] = field(default_factory=list)
+    #: a listing's data for fronts that lay it out themselves (a leaderboard's page and rows, a profile's
+    #: games), the same as ``--json`` prints
+    data: dict[str, Any] = field(default_factory=dict)
 
     def legal_move_texts(self) -> list[str]:
         """The legal moves of the player to move in the position this result is about (empty when the game is
@@ -123,18 +132,37 @@ class Result:
             return {}
         return {seat: self.clock_notes[p] for seat, p in enumerate(self.state.players) if p in self.clock_notes}
 
+    def seat_ratings(self) -> dict[int, str]:
+        """What the pictures show after each seat's name: the rating in a rated game, ``unrated`` in an unrated
+        one (its ratings are in the text header)."""
+        if self.state is None or self.rated is None:
+            return {}
+        return {
+            seat: self.ratings.get(p, "") if self.rated else "unrated" for seat, p in enumerate(self.state.players)
+        }
+
+    def rating_header(self) -> str:
+        """The text board's first line: ``rated: alice 1532, bob 1000?`` (``unrated: ...``); "" when unknown."""
+        if self.state is None or self.rated is None or not self.ratings:
+            return ""
+        names = ", ".join(f"{p} {self.ratings[p]}" for p in self.state.players if p in self.ratings)
+        return f"{'rated' if self.rated else 'unrated'}: {names}"
+
     def board_png(self) -> bytes | None:
         """The board picture of ``state`` (imports Pillow on first use; fronts call it off their event loop)."""
         if self.state is None:
             return None
         from render import board_png
 
-        return board_png(self.state, self.seat_notes() or None)
+        return board_png(self.state, self.seat_notes() or None, self.seat_ratings() or None)
 
     def board_text(self) -> str | None:
         if self.state is None:
             return None
         board = self.state.text_board()
+        header = self.rating_header()
+        if header:
+            board = f"{header}\n{board}"
         if self.clock_notes:
             board += "\nclock: " + ", ".join(f"{p} {note}" for p, note in self.clock_notes.items())
         return board
@@ -156,6 +184,10 @@ class Result:
             "items": self.items,
             "legal_moves": self.legal_move_texts() if self.game_id is not None else [],
             "clock": self.clock or None,
+            "rated": self.rated,
+            "ratings": self.ratings or None,
+            "rating_changes": [shift.to_json() for shift in self.rating_changes] or None,
+            "data": self.data or None,
         }
 
 

@@ -250,7 +250,7 @@ class PlayActions(ActionsBase):
             last.notify = [human] if human is not None else []
             last.challenge_id = result.challenge_id
         last.private = private
-        await self._attach_clock(last)
+        await self._attach_clock(last, ended=True)
         await self._hold_for_quiet_hours(last)
         return last
 

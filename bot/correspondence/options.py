@@ -1,5 +1,5 @@
 """The options every game takes at the challenge, declared once: the clock (``-days``, ``-total``, ``-weekends``,
-``-untimed``, ``-novacation``) and ``-noundo``. They are read beside the game's own options with the same
+``-untimed``, ``-novacation``), ``-noundo`` and ``-unrated``. They are read beside the game's own options with the same
 parser, listed by ``help`` after them, and kept in the game's clock rather than in the rules' options, because
 they govern the server, not the board."""
 
@@ -40,6 +40,7 @@ SERVER_OPTIONS: tuple[Option, ...] = (
     Option("untimed", bool, False, "no clock at all; the player to move is only reminded"),
     Option("novacation", bool, False, "a player's vacation does not stop this game's clock", conflicts=("untimed",)),
     Option("noundo", bool, False, "moves cannot be taken back (no undo proposals)"),
+    Option("unrated", bool, False, "the game does not count for the ratings"),
 )
 _NAMES = frozenset(option.name for option in SERVER_OPTIONS)
 
@@ -47,8 +48,9 @@ _NAMES = frozenset(option.name for option in SERVER_OPTIONS)
 @dataclass(frozen=True)
 class TimeRules:
     """A game's server options: ``days`` per move, a ``total`` cap in days (0: none), whether weekends are free,
-    whether the game is ``untimed``, whether vacations stop its clock (not with ``novacation``), and whether
-    takebacks may be proposed (not with ``noundo``)."""
+    whether the game is ``untimed``, whether vacations stop its clock (not with ``novacation``), whether
+    takebacks may be proposed (not with ``noundo``), and whether the game counts for the ratings (not with
+    ``unrated``)."""
 
     days: int = 7
     total: int = 0
@@ -56,10 +58,11 @@ class TimeRules:
     untimed: bool = False
     novacation: bool = False
     noundo: bool = False
+    unrated: bool = False
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> TimeRules:
-        """The rules stored with a game; ``None`` (a game from before clocks) is untimed, takebacks allowed."""
+        """The rules stored with a game; ``None`` (a game from before clocks) is untimed, takebacks allowed, rated."""
         if data is None:
             return cls(untimed=True)
         return cls(**{name: data[name] for name in _NAMES if name in data})
@@ -72,7 +75,7 @@ class TimeRules:
         return format_options(SERVER_OPTIONS, asdict(self))
 
     def describe(self) -> str:
-        """For people: ``3 days per move, 30 days in all, weekends free`` or ``untimed``."""
+        """For people: ``3 days per move, 30 days in all, weekends free`` or ``untimed`` (and ``unrated``)."""
         if self.untimed:
             parts = ["untimed"]
         else:
@@ -85,6 +88,8 @@ class TimeRules:
                 parts.append("vacations do not stop it")
         if self.noundo:
             parts.append("no takebacks")
+        if self.unrated:
+            parts.append("unrated")
         return ", ".join(parts)
 
 

@@ -1,11 +1,13 @@
 """All database access, in one place, split by concern: :mod:`data.store.core` (the connection, migrations,
-players, games, the move log, challenges, settings) and :mod:`data.store.correspondence` (timers, vacations,
-proposals, conditional moves). :class:`Store` is all of it."""
+players, games, the move log, challenges, settings), :mod:`data.store.correspondence` (timers, vacations,
+proposals, conditional moves) and :mod:`data.store.ratings` (ratings, leaderboards; games are rated in the commit
+that ends them, :mod:`data.store.rate`). :class:`Store` is all of it."""
 
 from __future__ import annotations
 
 from data.rows import (
     ChallengeRow,
+    FinishedGame,
     GameRow,
     GameSummary,
     LogEntry,
@@ -13,8 +15,12 @@ from data.rows import (
     LogRow,
     ProposalRow,
     QueuedLine,
+    RatedGame,
+    RatingChange,
+    RatingRow,
     TimerRow,
     VacationRow,
+    VariantRow,
 )
 from data.store.core import (
     MAX_GAME_ID,
@@ -26,7 +32,8 @@ from data.store.core import (
     StoreError,
     describe_database_error,
 )
-from data.store.correspondence import CorrespondenceStore
+from data.store.rate import Rater, RatingWrite
+from data.store.ratings import RatingStore
 
 __all__ = [
     "MAX_GAME_ID",
@@ -34,6 +41,7 @@ __all__ = [
     "ClockWrite",
     "DamagedRowError",
     "DatabaseUnusableError",
+    "FinishedGame",
     "GameRow",
     "GameSummary",
     "LogEntry",
@@ -42,14 +50,20 @@ __all__ = [
     "NotFoundError",
     "ProposalRow",
     "QueuedLine",
+    "RatedGame",
+    "Rater",
+    "RatingChange",
+    "RatingRow",
+    "RatingWrite",
     "StaleWriteError",
     "Store",
     "StoreError",
     "TimerRow",
     "VacationRow",
+    "VariantRow",
     "describe_database_error",
 ]
 
 
-class Store(CorrespondenceStore):
+class Store(RatingStore):
     """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""

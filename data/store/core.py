@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from data.connection import DirectConnection
-from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, LogRow
+from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, LogRow, RatingChange
 from data.store.dialect import SQLITE, Dialect
+from data.store.rate import RatingWrite, write_rating
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -58,6 +59,9 @@ COPIED_TABLES = {
     "vacations": "player_id",
     "proposals": "id",
     "queued_lines": "id",
+    "ratings": "player_id, game_type",
+    "rating_variants": "player_id, game_type, variant",
+    "rating_changes": "game_id, player_id",
 }
 #: rows read at a time when a database is copied
 COPY_BATCH = 500
@@ -120,6 +124,9 @@ REQUIRED_TABLES = (
     "vacations",
     "proposals",
     "queued_lines",
+    "ratings",
+    "rating_variants",
+    "rating_changes",
 )
 
 
@@ -649,13 +656,16 @@ class CoreStore:
         memory_append: Sequence[int] = (),
         clock: ClockWrite | None = None,
         memory_reset: bool = False,
-    ) -> None:
+        rating: RatingWrite | None = None,
+    ) -> list[RatingChange]:
         """Append ``entries`` to the log and replace the snapshot, atomically, only if the log still has
         ``expected_log_length`` rows; otherwise raise :class:`StaleWriteError` and write nothing.
         ``memory_append`` are new values of the game's memory, which held ``memory_from`` values before.
         ``clock`` is the game's clock after the actions and its next timer, written in the same transaction
         (and the timer it names claimed: see :class:`ClockWrite`). ``memory_reset`` replaces the memory with
-        ``memory_append`` (a move taken back takes the positions it made with it)."""
+        ``memory_append`` (a move taken back takes the positions it made with it). ``rating`` rates the game
+        these actions finished, in the same transaction (see :mod:`data.store.rate`); what it changed is
+        returned (nothing when no game was rated)."""
         now = self.now()
         async with self.transaction() as db:
             if clock is not None:
@@ -697,6 +707,9 @@ class CoreStore:
             if memory_reset:
                 await db.execute("DELETE FROM game_memory WHERE game_id = ?", (game_id,))
             await _append_memory(db, self._sql, game_id, 0 if memory_reset else memory_from, memory_append)
+            if rating is None:
+                return []
+            return await write_rating(db, self._sql, game_id, rating, now)
 
     async def clock_of(self, game_id: int) -> dict[str, Any] | None:
         """A game's clock JSON alone (``None``: untimed or no such game)."""

@@ -31,6 +31,8 @@ class Dialect:
     returning_id: str
     #: a finished game's seats at the end, as JSON text, from ``g.snapshot``
     finished_seats: str
+    #: a top-level field of ``g.snapshot`` as JSON text (``{key}`` is replaced by the field's name)
+    snapshot_field: str
     #: whether a move's events hold a roll
     events_hold_a_roll: str
     #: the new data of a ``game_memory`` chunk that is appended to
@@ -59,6 +61,7 @@ SQLITE = Dialect(
     table_names="SELECT name FROM sqlite_master WHERE type = 'table'",
     returning_id="",
     finished_seats="json_extract(g.snapshot, '$.players')",
+    snapshot_field="json_extract(g.snapshot, '$.{key}')",
     events_hold_a_roll="instr(events, '\"roll\"') > 0",
     memory_append="CAST(game_memory.data || excluded.data AS BLOB)",
     migration_lock=None,
@@ -82,6 +85,7 @@ def postgresql() -> Dialect:
         table_names="SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()",
         returning_id=" RETURNING id",
         finished_seats="(g.snapshot::jsonb -> 'players')::text",
+        snapshot_field="(g.snapshot::json -> '{key}')::text",
         events_hold_a_roll="strpos(events, '\"roll\"') > 0",
         memory_append="game_memory.data || excluded.data",
         # any constant will do, as long as every pbm uses the same one: 'pbm' in ASCII

@@ -1,0 +1,253 @@
+"""The ratings tables as players look at them: leaderboards (a page of one index, however many players), a
+player's ratings, rank, history and results per variant, time per move, the games two players shared, and the
+rebuild's two halves: every finished game in the order it was rated, and all the ratings replaced at once.
+
+Games are rated as they end, inside the commit that ends them (:mod:`data.store.rate`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
+
+from data.rows import FinishedGame, RatingChange, RatingRow, VariantRow
+from data.store.core import DamagedRowError, _loads
+from data.store.correspondence import CorrespondenceStore
+from data.store.rate import CHANGE_COLUMNS, RATING_COLUMNS, VARIANT_COLUMNS, rating_row
+
+#: players per query when a leaderboard is limited to a set of players (well under SQLite's variable limit)
+MEMBER_BATCH = 500
+#: rows written per statement by a rebuild
+REBUILD_BATCH = 5000
+_BOARD_ORDER = "score DESC, player_id"
+
+
+class RatingStore(CorrespondenceStore):
+    """Reading the ratings, and replacing them all (see the module docstring)."""
+
+    async def player_exists(self, player_id: str) -> bool:
+        async with self._db.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)) as cursor:
+            return await cursor.fetchone() is not None
+
+    async def ratings_of(self, game_type: str, players: Sequence[str]) -> dict[str, RatingRow]:
+        """The ratings of some players in one game type (players not rated yet are left out)."""
+        if not players:
+            return {}
+        marks = ", ".join("?" for _ in players)
+        async with self._db.execute(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE game_type = ? AND player_id IN ({marks})",
+            (game_type, *players),
+        ) as cursor:
+            return {row.player_id: row for row in map(rating_row, await cursor.fetchall())}
+
+    async def player_ratings(self, player_id: str) -> list[RatingRow]:
+        """A player's rating in every game type they have played rated games of, by game type."""
+        async with self._db.execute(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = ? ORDER BY game_type", (player_id,)
+        ) as cursor:
+            return [rating_row(r) for r in await cursor.fetchall()]
+
+    async def leaderboard(
+        self,
+        game_type: str,
+        *,
+        variant: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        members: Collection[str] | None = None,
+    ) -> tuple[list[RatingRow], int]:
+        """A page of a game type's players, best rating first (ties by name), and how many there are in all.
+
+        With ``variant``, only players who played it, with their game type's rating and that variant's games,
+        wins, losses, draws and points. With ``members``, only those players (a server's leaderboard): read in
+        batches and sorted here, so its cost grows with the members, not with every rated player."""
+        if members is not None:
+            return await self._members_board(game_type, variant, members, limit, offset)
+        if variant is None:
+            where, params = "game_type = ?", [game_type]
+            async with self._db.execute(f"SELECT COUNT(*) FROM ratings WHERE {where}", params) as cursor:
+                total = int((await cursor.fetchone())[0])
+            async with self._db.execute(
+                f"SELECT {RATING_COLUMNS} FROM ratings WHERE {where} ORDER BY {_BOARD_ORDER} LIMIT ? OFFSET ?",
+                [*params, limit, offset],
+            ) as cursor:
+                return [rating_row(r) for r in await cursor.fetchall()], total
+        where, params = "v.game_type = ? AND v.variant = ?", [game_type, variant]
+        async with self._db.execute(f"SELECT COUNT(*) FROM rating_variants v WHERE {where}", params) as cursor:
+            total = int((await cursor.fetchone())[0])
+        async with self._db.execute(
+            f"{_VARIANT_BOARD} WHERE {where} ORDER BY v.score DESC, v.player_id LIMIT ? OFFSET ?",
+            [*params, limit, offset],
+        ) as cursor:
+            return [rating_row(r) for r in await cursor.fetchall()], total
+
+    async def _members_board(
+        self, game_type: str, variant: str | None, members: Collection[str], limit: int, offset: int
+    ) -> tuple[list[RatingRow], int]:
+        found: list[RatingRow] = []
+        people = sorted(set(members))
+        for start in range(0, len(people), MEMBER_BATCH):
+            batch = people[start : start + MEMBER_BATCH]
+            marks = ", ".join("?" for _ in batch)
+            if variant is None:
+                sql = f"SELECT {RATING_COLUMNS} FROM ratings WHERE game_type = ? AND player_id IN ({marks})"
+                params: list[Any] = [game_type, *batch]
+            else:
+                sql = f"{_VARIANT_BOARD} WHERE v.game_type = ? AND v.variant = ? AND v.player_id IN ({marks})"
+                params = [game_type, variant, *batch]
+            async with self._db.execute(sql, params) as cursor:
+                found += [rating_row(r) for r in await cursor.fetchall()]
+        found.sort(key=lambda row: (-row.score, row.player_id))
+        return found[offset : offset + limit], len(found)
+
+    async def rank_of(self, player_id: str, game_type: str) -> tuple[int, int] | None:
+        """A player's place on a game type's leaderboard and how many players it holds (``None``: not rated)."""
+        rows = await self.ratings_of(game_type, [player_id])
+        mine = rows.get(player_id)
+        if mine is None:
+            return None
+        async with self._db.execute(
+            "SELECT COUNT(*) FROM ratings WHERE game_type = ? AND (score > ? OR (score = ? AND player_id < ?))",
+            (game_type, mine.score, mine.score, player_id),
+        ) as cursor:
+            above = int((await cursor.fetchone())[0])
+        async with self._db.execute("SELECT COUNT(*) FROM ratings WHERE game_type = ?", (game_type,)) as cursor:
+            total = int((await cursor.fetchone())[0])
+        return above + 1, total
+
+    async def rating_changes(self, player_id: str, game_type: str | None = None) -> list[RatingChange]:
+        """What every rated game did to a player's rating (in one game type, or all), in the order of rating."""
+        sql = f"SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE player_id = ?"
+        params: list[Any] = [player_id]
+        if game_type is not None:
+            sql += " AND game_type = ?"
+            params.append(game_type)
+        async with self._db.execute(sql + " ORDER BY seq, game_id", params) as cursor:
+            return [change_row(r) for r in await cursor.fetchall()]
+
+    async def game_rating_changes(self, game_id: int) -> list[RatingChange]:
+        """What a rated game did to its players' ratings (empty: not rated, or not over)."""
+        async with self._db.execute(
+            f"SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ? ORDER BY place, player_id", (game_id,)
+        ) as cursor:
+            return [change_row(r) for r in await cursor.fetchall()]
+
+    async def variant_results(self, player_id: str) -> list[VariantRow]:
+        """A player's results in every variant they played rated games of, by game type, most played first."""
+        async with self._db.execute(
+            f"SELECT {VARIANT_COLUMNS} FROM rating_variants WHERE player_id = ? ORDER BY game_type, games DESC,"
+            " variant",
+            (player_id,),
+        ) as cursor:
+            return [_variant_row(r) for r in await cursor.fetchall()]
+
+    async def move_times(self, player_id: str) -> dict[str, tuple[float, int]]:
+        """Per game type, the time a player took over their moves (seconds, from the action before each move, or
+        the game's start) and how many moves that is. Moves the server made for them (forced, queued) and
+        resignations, timeouts and agreements are left out."""
+        async with self._db.execute(
+            "SELECT type, SUM(gap), COUNT(*) FROM ("
+            " SELECT g.type AS type, m.player_id AS mover, m.auto AS made, m.text AS text, m.created_at"
+            " - COALESCE(LAG(m.created_at) OVER (PARTITION BY m.game_id ORDER BY m.seq), g.created_at) AS gap"
+            " FROM game_players p JOIN games g ON g.id = p.game_id JOIN moves m ON m.game_id = p.game_id"
+            " WHERE p.player_id = ?) AS timed"
+            " WHERE mover = ? AND made = 0 AND text NOT IN ('resign', 'decline', 'timeout', 'draw', 'undo')"
+            " GROUP BY type",
+            (player_id, player_id),
+        ) as cursor:
+            return {str(r[0]): (float(r[1]), int(r[2])) for r in await cursor.fetchall()}
+
+    async def shared_games(self, player_id: str, other_id: str) -> list[FinishedGame]:
+        """The finished games two players both played, oldest first."""
+        return await self._finished(
+            " JOIN game_players a ON a.game_id = g.id AND a.player_id = ?"
+            " JOIN game_players b ON b.game_id = g.id AND b.player_id = ?",
+            [player_id, other_id],
+            "g.id",
+        )
+
+    async def finished_games(self) -> list[FinishedGame]:
+        """Every finished game in the order a rebuild rates them: games rated live in the order they were rated;
+        before them, games that never were (they ended before ratings existed), in the order they ended."""
+        return await self._finished("", [], "r.seq IS NOT NULL, r.seq, g.updated_at, g.id")
+
+    async def _finished(self, joins: str, params: list[Any], order: str) -> list[FinishedGame]:
+        field = self._sql.snapshot_field
+        async with self._db.execute(
+            "SELECT g.id, g.type, g.options, g.clock, g.outcome,"
+            f" {field.format(key='players')}, {field.format(key='resigned')}, g.updated_at, r.seq FROM games g"
+            f"{joins} LEFT JOIN (SELECT game_id, MIN(seq) AS seq FROM rating_changes GROUP BY game_id) r"
+            f" ON r.game_id = g.id WHERE g.status = 'finished' ORDER BY {order}",
+            params,
+        ) as cursor:
+            rows = await cursor.fetchall()
+        out = []
+        for row in rows:
+            try:
+                out.append(_finished_game(row))
+            except DamagedRowError:
+                continue  # a damaged game is reported when it is opened (and by pbm check)
+        return out
+
+    async def replace_ratings(
+        self, ratings: Iterable[RatingRow], variants: Iterable[VariantRow], changes: Iterable[RatingChange]
+    ) -> None:
+        """Replace every rating, variant result and rating change at once (a rebuild), in one transaction."""
+        async with self.transaction() as db:
+            for table in ("rating_changes", "rating_variants", "ratings"):
+                await db.execute(f"DELETE FROM {table}")
+            for table, columns, rows in (
+                ("ratings", RATING_COLUMNS, ratings),
+                ("rating_variants", VARIANT_COLUMNS, variants),
+                ("rating_changes", CHANGE_COLUMNS, changes),
+            ):
+                marks = ", ".join("?" for _ in columns.split(","))
+                batch: list[tuple[Any, ...]] = []
+                for row in rows:
+                    batch.append(tuple(row))
+                    if len(batch) == REBUILD_BATCH:
+                        await db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", batch)
+                        batch = []
+                if batch:
+                    await db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", batch)
+
+
+_VARIANT_BOARD = (
+    "SELECT r.player_id, r.game_type, r.mu, r.sigma, r.score, v.games, v.wins, v.losses, v.draws, v.points_won,"
+    " v.points_lost, r.streak, r.updated_at FROM rating_variants v"
+    " JOIN ratings r ON r.player_id = v.player_id AND r.game_type = v.game_type"
+)
+
+
+def change_row(row: Sequence[Any]) -> RatingChange:
+    """A ``rating_changes`` row as read."""
+    return RatingChange(
+        int(row[0]),
+        str(row[1]),
+        int(row[2]),
+        str(row[3]),
+        str(row[4]),
+        int(row[5]),
+        str(row[6]),
+        int(row[7]),
+        *(float(value) for value in row[8:13]),
+    )
+
+
+def _variant_row(row: Sequence[Any]) -> VariantRow:
+    return VariantRow(str(row[0]), str(row[1]), str(row[2]), float(row[3]), *(int(value) for value in row[4:10]))
+
+
+def _finished_game(row: Sequence[Any]) -> FinishedGame:
+    what = f"game {row[0]}"
+    return FinishedGame(
+        id=int(row[0]),
+        type=str(row[1]),
+        options=_loads(row[2], what),
+        clock=None if row[3] is None else _loads(row[3], what),
+        outcome=_loads(row[4], what),
+        seats=[str(p) for p in _loads(row[5], what)],
+        resigned=[int(s) for s in _loads(row[6] or "[]", what)],
+        ended_at=float(row[7]),
+        seq=None if row[8] is None else int(row[8]),
+    )
