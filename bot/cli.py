@@ -1,10 +1,11 @@
-"""The ``pbm`` command: ``run`` (the Discord bot), ``sync`` (push slash commands), ``console``, ``do``, ``check``
-and ``backup``.
+"""The ``pbm`` command: ``run`` (the Discord bot), ``sync`` (push slash commands), ``console``, ``do``, ``check``,
+``backup``, ``db copy`` and ``ratings rebuild``.
 
 ``pbm do`` and ``pbm console`` on SQLite never import discord.py, asyncio or aiosqlite: they run over a direct
 SQLite connection (:mod:`data.connection`), so a console move costs a process start, one SQLite transaction and one
 board render. On a PostgreSQL URL they (and ``pbm check``) run the same code on an event loop kept for the whole
 command or session (asyncpg needs one). ``pbm db copy FROM TO`` copies a whole database between the two.
+``pbm ratings rebuild`` recomputes every rating from the finished games (see :mod:`bot.ratings`).
 Every problem of the environment (a damaged or foreign database file, a full
 disk, a database from a newer pbm, Discord out of reach) is one line on standard error and a non-zero exit, never
 a traceback; ``--verbose`` adds the details for whoever has to dig.
@@ -83,6 +84,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     copy.add_argument("source", type=db_target, metavar="FROM", help="the database to copy (a path or a URL)")
     copy.add_argument("target", type=db_target, metavar="TO", help="a new SQLite file or an empty database")
+    ratings = sub.add_parser("ratings", help="ratings: pbm ratings rebuild")
+    ratings_sub = ratings.add_subparsers(dest="ratings_command", required=True)
+    rebuild = ratings_sub.add_parser(
+        "rebuild", help="recompute every rating from the finished games, in the order they were rated"
+    )
+    database(rebuild)
     return parser
 
 
@@ -292,6 +299,23 @@ async def _check(db_path: Path | str) -> int:
     return 0 if report.ok else EXIT_REFUSED
 
 
+async def _rebuild_ratings(db_path: Path | str) -> int:
+    """``pbm ratings rebuild``: every rating recomputed from the finished games and replaced in one transaction."""
+    from bot.actions import Actions
+
+    if isinstance(db_path, Path) and not db_path.exists():
+        raise EnvironmentProblem(f"{db_path}: there is no database there")
+    store = await _open_store(db_path, direct=True)
+    try:
+        result = await Actions(store).rebuild_ratings()
+    except store.database_errors as exc:
+        raise _environment_problem(db_path, exc) from exc
+    finally:
+        await store.close()
+    print(result.message)
+    return 0
+
+
 async def _backup(db_path: Path, target: Path) -> int:
     from data.store import StoreError
 
@@ -397,7 +421,7 @@ def _main(argv: Sequence[str] | None) -> int:
             return EXIT_ENVIRONMENT
         except KeyboardInterrupt:
             return 130
-    if args.command in ("do", "console", "check", "backup"):
+    if args.command in ("do", "console", "check", "backup", "ratings"):
         db_path: Path | str = args.db or default_db_path()
         try:
             if args.command == "backup" and not isinstance(db_path, Path):
@@ -413,6 +437,8 @@ def _main(argv: Sequence[str] | None) -> int:
                     return drive(_check(db_path))
                 if args.command == "backup":
                     return drive(_backup(db_path, args.path))  # type: ignore[arg-type]
+                if args.command == "ratings":
+                    return drive(_rebuild_ratings(db_path))
                 return _console_session(args, args.words if args.command == "do" else None, drive)
             finally:
                 drive.close()

@@ -57,6 +57,10 @@ Correspondence (every game):
   notify <user> [quiet 22-08|off [Europe/Paris]] [tz Europe/Paris] [confirm on|off]
                                                         quiet hours, time zone, preview before every move
   tick                                                  act on what is due now: warnings, timeouts, reminders
+Ratings (-unrated at the challenge keeps a game out of them):
+  <game> ratings [-variant options|standard] [page N]   the leaderboard, ten a page (a variant: who played it)
+  <game> ratings <user>                                 a player's rating, rank and results in the game
+  profile <user> [<other user>]                         a player's ratings in every game; with another: head-to-head
   help                                                  this text and the list of games
 Add --as USER to act as USER where the command names no user, --now 2026-12-01T09:00Z to act at that time."""
 
@@ -128,6 +132,8 @@ class Console:
             return replace(games, message=f"{USAGE}\n\n{games.message}"), None
         if words[0].lower() in ("tick", "vacation", "notify"):
             return await self._correspondence(words[0].lower(), words[1:]), None
+        if words[0].lower() == "profile":
+            return await self._profile(words[1:]), None
         try:
             game = registry.get(words[0]).name
         except GameError as exc:
@@ -179,6 +185,8 @@ class Console:
             return await self.actions.games(None, "inactive", game), None
         if command == "games":
             return await self._games(game, args)
+        if command == "ratings":
+            return await self._ratings(game, args), None
         if command == "analyze":
             if len(args) != 1:
                 raise ConsoleError(f"usage: {game} analyze <id>   (a finished Backgammon game)")
@@ -312,6 +320,41 @@ class Console:
         if len(results) == 1:
             return results[0], None
         return _Sections.of(results), None
+
+    async def _ratings(self, game: str, args: list[str]) -> Result:
+        """``<game> ratings [-variant options|standard] [page N]`` (the leaderboard) or ``<game> ratings <user>``."""
+        usage = f"usage: {game} ratings [-variant options|standard] [page N]   or   {game} ratings <user>"
+        variant: list[str] = []
+        users: list[str] = []
+        page = 1
+        words = iter(args)
+        for arg in words:
+            if arg.startswith("-") or arg.lower() == "standard":
+                variant.append(arg)
+            elif arg.lower() == "page":
+                number = next(words, None)
+                if number is None:
+                    raise ConsoleError(usage)
+                page = parse_number(number, "page number", 10**6)
+            else:
+                check_player_name(arg)
+                users.append(arg)
+        if users:
+            if len(users) > 1 or variant or page != 1:
+                raise ConsoleError(usage)
+            return await self.actions.player_rating(game, users[0])
+        return await self.actions.leaderboard(game, variant, page)
+
+    async def _profile(self, args: list[str]) -> Result:
+        """``profile <user> [<other user>]``: a player's profile, or two players' head-to-head record."""
+        users = args or ([self.identity] if self.identity is not None else [])
+        if not 1 <= len(users) <= 2:
+            raise ConsoleError("usage: profile <user> [<other user>]")
+        for user in users:
+            check_player_name(user)
+        if len(users) == 2:
+            return await self.actions.head_to_head(users[0], users[1])
+        return await self.actions.profile(users[0])
 
     async def _game_user(self, game: str, command: str, args: list[str]) -> tuple[int, str, list[str]]:
         """Read ``<id> <user> ...``; with ``--as`` the user may be left out (a word naming a player of the game

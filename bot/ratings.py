@@ -46,6 +46,8 @@ DISPLAY_SCALE = 30
 PROVISIONAL_SIGMA = 6.5
 #: the variant name of a game played with its default options
 STANDARD = "standard"
+#: games whose wins are worth points (Backgammon's gammons and cube): profiles show the points won and lost
+POINTS_GAMES = frozenset({"backgammon"})
 
 
 @cache
@@ -73,6 +75,11 @@ def provisional(sigma: float) -> bool:
 def shown(mu: float, sigma: float) -> str:
     """The rating as text: ``1532``, or ``1000?`` while provisional."""
     return f"{display(mu, sigma)}{'?' if provisional(sigma) else ''}"
+
+
+def row_text(row: RatingRow | None) -> str:
+    """A stored rating as text; a player without one (no rated game yet) shows the rating everyone starts with."""
+    return shown(MU, SIGMA) if row is None else shown(row.mu, row.sigma)
 
 
 def fresh(player_id: str, game_type: str, now: float = 0.0) -> RatingRow:

@@ -60,8 +60,10 @@ from bot.actions.looking import LookingActions
 from bot.actions.play import PlayActions
 from bot.actions.proposals import ProposalActions
 from bot.actions.queue import QueueActions
+from bot.actions.ratings import BOARD_PAGE, RatingActions
 
 __all__ = [
+    "BOARD_PAGE",
     "MAX_ID",
     "MAX_MOVE_TEXT",
     "MOVE_LIST_LIMIT",
@@ -84,6 +86,13 @@ __all__ = [
 
 
 class Actions(
-    ChallengeActions, PlayActions, LookingActions, ClockActions, ProposalActions, QueueActions, AnalysisActions
+    ChallengeActions,
+    PlayActions,
+    LookingActions,
+    ClockActions,
+    ProposalActions,
+    QueueActions,
+    AnalysisActions,
+    RatingActions,
 ):
     """Every action a front can take; each group lives in its own module (see the package docstring)."""

@@ -18,7 +18,7 @@ from bot.actions.common import (
 )
 from bot.correspondence.clock import Clock
 from bot.correspondence.periods import QuietHours, delivery_time, warning_time
-from bot.ratings import MU, RATER, SIGMA, Shift, is_rated, rated_game, shown
+from bot.ratings import RATER, Shift, is_rated, rated_game, row_text, shown
 from data.store import (
     ClockWrite,
     DamagedRowError,
@@ -32,8 +32,6 @@ from data.store import (
 from rules import registry
 from rules.base import Event, GameDef, GameError, GameState, StateFormatError
 
-#: a player's rating before their first rated game
-FRESH = (MU, SIGMA)
 #: how long (seconds) a player's time zone, quiet hours and vacation are trusted once read: an action reads them
 #: once, however many steps it takes, and another process's change is seen within a second
 PLAYER_TIME_TTL = 1.0
@@ -252,12 +250,14 @@ class ActionsBase:
                     result.message += "\nratings: " + ", ".join(shift.text() for shift in result.rating_changes)
                 return
         rows = await self.store.ratings_of(state.game.name, list(state.players))
-        result.ratings = {
-            player: shown(rows[player].mu, rows[player].sigma) if player in rows else shown(*FRESH)
-            for player in state.players
-        }
+        result.ratings = {player: row_text(rows.get(player)) for player in state.players}
         if ended and result.status == "finished" and not result.rated:
             result.message += "\nan unrated game: the ratings do not change"
+
+    async def _with_ratings(self, game_type: str, players: list[str]) -> list[str]:
+        """The players with their ratings in a game type, as a challenge names them: ``alice (1532)``."""
+        rows = await self.store.ratings_of(game_type, players)
+        return [f"{p} ({row_text(rows.get(p))})" for p in players]
 
     # ---- helpers -------------------------------------------------------------------------------------------
 

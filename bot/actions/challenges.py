@@ -58,10 +58,11 @@ class ChallengeActions(ActionsBase):
         challenge_id = await self.store.create_challenge(
             game.name, list(options), list(players), expires_at=expires, guild_id=guild_id, channel_id=channel_id
         )
-        others = ", ".join(players[1:])
+        named = await self._with_ratings(game.name, players)
+        others = ", ".join(named[1:])
         return Result(
             ok=True,
-            message=f"{players[0]} challenges {others} to {game.title}{_described(game, parsed, time_rules)}"
+            message=f"{named[0]} challenges {others} to {game.title}{_described(game, parsed, time_rules)}"
             + f": challenge {challenge_id}",
             game_type=game.name,
             challenge_id=challenge_id,
