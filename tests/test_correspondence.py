@@ -93,6 +93,7 @@ async def test_options_of_every_game_are_read_once_and_checked(console: Console)
         "-untimed",
         "-novacation",
         "-noundo",
+        "-unrated",
     ]
 
 
@@ -144,6 +145,7 @@ async def test_two_players_the_silent_one_is_warned_then_loses_on_time(console: 
         "timeout: bob ran out of time",
         "alice wins: bob ran out of time",
         "Druid: alice won",
+        "ratings: alice 1103? (+103), bob 945? (-55)",  # a loss on time counts
     ]
     shown = await status(console, "druid", 1)
     assert shown.status == "finished" and shown.winners == ["alice"]
@@ -580,7 +582,15 @@ def test_old_databases_keep_their_games_untimed(tmp_path: Path) -> None:
         raw.execute("UPDATE schema_version SET version = 2")
         for column in ("clock", "deadline"):
             raw.execute(f"ALTER TABLE games DROP COLUMN {column}")
-        for table in ("timers", "vacations", "proposals", "queued_lines"):
+        for table in (
+            "timers",
+            "vacations",
+            "proposals",
+            "queued_lines",
+            "rating_changes",
+            "rating_variants",
+            "ratings",
+        ):
             raw.execute(f"DROP TABLE {table}")
     shown = subprocess.run(
         [sys.executable, "-m", "bot", "do", "--json", "--no-images", "--db", str(db), "druid show 1"],
