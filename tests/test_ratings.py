@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
+import render
 from bot.actions import Actions, Result
 from bot.console import Console, Outcome, render_json, render_text
 from bot.ratings import MU, SIGMA, display, placing, read_variant
@@ -143,6 +144,8 @@ async def test_unrated_and_declined_games_change_nothing(console: Console) -> No
     rated = await ok(console, "druid show 1")
     assert rated.board_text().splitlines()[0] == "rated: bob 945?, alice 1103?"
     assert rated.seat_ratings() == {0: "945?", 1: "1103?"}
+    assert rated.board_png() == render.board_png(rated.state, None, {0: "945?", 1: "1103?"})
+    assert rated.board_png() != render.board_png(rated.state)
 
 
 async def test_four_player_drogo_ranks_by_score_with_ties_shared(databases: Databases) -> None:
