@@ -20,8 +20,12 @@ gives bit for bit the numbers the live updates gave.
 
 from __future__ import annotations
 
+import gc
 import math
-from collections.abc import Iterable, Sequence
+import threading
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -141,33 +145,37 @@ def read_variant(game: GameDef, words: Sequence[str]) -> str:
 def placing(outcome: Outcome, seats: int, resigned: Iterable[int]) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """Each seat's place (1 first; equal places for ties; a place after ``k`` better seats is ``k + 1``) and
     result (``win``, ``loss``, ``draw``) in a finished game (see the module docstring)."""
-    out = set(resigned) - set(outcome.winners)
-    by_score = outcome.scores is not None and seats > 2
-
-    def key(seat: int) -> tuple[bool, bool, float]:
-        score = -float(outcome.scores[seat]) if by_score and outcome.scores is not None else 0.0
-        return seat in out, seat not in outcome.winners, score
-
-    keys = [key(seat) for seat in range(seats)]
-    places = tuple(1 + sum(other < mine for other in keys) for mine in keys)
+    winners = outcome.winners
+    out = set(resigned).difference(winners)
+    scores = outcome.scores if outcome.scores is not None and seats > 2 else None
+    keys = [
+        (seat in out, seat not in winners, 0.0 if scores is None else -float(scores[seat])) for seat in range(seats)
+    ]
+    ordered = sorted(keys)
+    places = tuple([bisect_left(ordered, key) + 1 for key in keys])
     results = tuple(
-        "win" if seat in outcome.winners else "draw" if not outcome.winners and places[seat] == 1 else "loss"
-        for seat in range(seats)
+        ["win" if seat in winners else "loss" if winners or places[seat] > 1 else "draw" for seat in range(seats)]
     )
     return places, results
 
 
 def rated_game(
-    game: GameDef, options: dict[str, Any], outcome: Outcome, seats: Sequence[str], resigned: Iterable[int]
+    game: GameDef,
+    options: dict[str, Any],
+    outcome: Outcome,
+    seats: Sequence[str],
+    resigned: Iterable[int],
+    variant: str | None = None,
 ) -> RatedGame | None:
-    """A finished game as the ratings take it; ``None`` for one that counts for nothing (cancelled)."""
+    """A finished game as the ratings take it; ``None`` for one that counts for nothing (cancelled).
+    ``variant``: the variant of its ``options``, when the caller knows it already."""
     if outcome.cancelled:
         return None
     places, results = placing(outcome, len(seats), resigned)
-    points = tuple(
-        outcome.points if result == "win" else -outcome.points if outcome.winners else 0 for result in results
-    )
-    return RatedGame(game.name, variant_of(game, options), tuple(seats), places, results, points)
+    value = outcome.points if outcome.winners else 0
+    points = tuple([value if result == "win" else -value for result in results])
+    variant = variant_of(game, options) if variant is None else variant
+    return RatedGame(game.name, variant, tuple(seats), places, results, points)
 
 
 @dataclass(frozen=True)
@@ -178,13 +186,46 @@ class OpenSkillRater:
         return fresh(player_id, game_type, now)
 
     def rate(self, game: RatedGame, before: Sequence[RatingRow], now: float) -> list[RatingRow]:
-        rating = model().rating
-        teams = [[rating(mu=row.mu, sigma=row.sigma)] for row in before]
-        rated = model().rate(teams, ranks=list(game.places))
+        rated = plackett_luce([(row.mu, row.sigma) for row in before], game.places)
         return [
-            _after(row, team[0].mu, team[0].sigma, game.results[index], game.points[index], now)
-            for index, (row, team) in enumerate(zip(before, rated, strict=True))
+            _after(row, mu, sigma, result, points, now)
+            for row, (mu, sigma), result, points in zip(before, rated, game.results, game.points, strict=True)
         ]
+
+
+def plackett_luce(ratings: Sequence[tuple[float, float]], places: Sequence[int]) -> list[tuple[float, float]]:
+    """Each player's ``(mu, sigma)`` after a game of one-player teams, by openskill's Plackett-Luce model: exactly
+    what ``PlackettLuce().rate([[rating] ...], ranks=places)`` gives (a test holds them equal bit for bit), computed
+    by the model's own ``_compute`` after the same steps ``rate`` takes first (sigma widened by tau, the teams
+    sorted by place), without ``rate``'s defensive deep copy and argument checks, which cost as much as the
+    computation itself: a rebuild of 100,000 games spends its time here."""
+    openskill = model()
+    tau_squared = openskill.tau * openskill.tau
+    order = sorted(range(len(places)), key=places.__getitem__)
+    pool = _pool(len(places))
+    teams = []
+    for player, i in zip(pool, order, strict=False):
+        mu, sigma = ratings[i]
+        player.mu, player.sigma = mu, math.sqrt(sigma * sigma + tau_squared)
+        teams.append([player])
+    result = openskill._compute(teams=teams, ranks=sorted(places))
+    out: list[tuple[float, float]] = [(0.0, 0.0)] * len(places)
+    for k, i in enumerate(order):
+        out[i] = (result[k][0].mu, result[k][0].sigma)
+    return out
+
+
+_POOLS = threading.local()
+
+
+def _pool(size: int) -> list[Any]:
+    """This thread's openskill rating objects, reused for every game (``_compute`` rewrites their mu and sigma):
+    making new ones draws a random id for each, the largest cost of a rebuild after the arithmetic."""
+    pool: list[Any] = getattr(_POOLS, "ratings", [])
+    while len(pool) < size:
+        pool.append(model().rating())
+    _POOLS.ratings = pool
+    return pool
 
 
 RATER = OpenSkillRater()
@@ -198,34 +239,52 @@ def _after(row: RatingRow, mu: float, sigma: float, result: str, points: int, no
         streak = row.streak - 1 if row.streak < 0 else -1
     else:
         streak = 0
-    return row._replace(
-        mu=mu,
-        sigma=sigma,
-        score=conservative(mu, sigma),
-        games=row.games + 1,
-        wins=row.wins + (result == "win"),
-        losses=row.losses + (result == "loss"),
-        draws=row.draws + (result == "draw"),
-        points_won=row.points_won + max(points, 0),
-        points_lost=row.points_lost + max(-points, 0),
-        streak=streak,
-        updated_at=now,
+    return RatingRow(
+        row.player_id,
+        row.game_type,
+        mu,
+        sigma,
+        conservative(mu, sigma),
+        row.games + 1,
+        row.wins + (result == "win"),
+        row.losses + (result == "loss"),
+        row.draws + (result == "draw"),
+        row.points_won + max(points, 0),
+        row.points_lost + max(-points, 0),
+        streak,
+        now,
     )
 
 
-def finished_to_rated(finished: FinishedGame) -> RatedGame | None:
+def finished_to_rated(finished: FinishedGame, variant: str | None = None) -> RatedGame | None:
     """A stored finished game as the ratings take it; ``None`` when it does not count (unrated, or of a game
-    this pbm does not know)."""
-    if not is_rated(finished.clock):
+    this pbm does not know). ``variant``: its variant, when the caller knows it already."""
+    if finished.unrated:
         return None
     try:
         game = registry.get(finished.type)
     except GameError:
         return None
-    outcome = Outcome.from_json(finished.outcome)
+    try:
+        outcome = Outcome.from_json(finished.outcome)
+    except (KeyError, TypeError, ValueError):
+        return None  # a damaged game is reported when it is opened (and by pbm check)
     if outcome is None:
         return None
-    return rated_game(game, finished.options, outcome, finished.seats, finished.resigned)
+    return rated_game(game, finished.options, outcome, finished.seats, finished.resigned, variant)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector off for a rebuild: hundreds of thousands of rows are made and none refers to another
+    in a cycle, so the collector would only rescan them again and again (a tenth of a rebuild)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 @dataclass
@@ -242,44 +301,60 @@ def rebuild(games: Iterable[FinishedGame]) -> Rebuilt:
     """Rate ``games`` in the order given (the store's :meth:`finished_games`), from nothing, exactly as the live
     updates do: the same rater on the same ratings, each game stamped with the time it ended."""
     ratings: dict[tuple[str, str], RatingRow] = {}
-    variants: dict[tuple[str, str, str], VariantRow] = {}
+    tallies: dict[tuple[str, str, str], list[int]] = {}
     changes: list[RatingChange] = []
+    counted = _rate_all(games, ratings, tallies, changes)
+    # a variant's score is a copy of its game type's, as the live updates keep it
+    variants = [
+        VariantRow(player, game_type, variant, ratings[(player, game_type)].score, *tally)
+        for (player, game_type, variant), tally in tallies.items()
+    ]
+    return Rebuilt(list(ratings.values()), variants, changes, counted)
+
+
+def _rate_all(
+    games: Iterable[FinishedGame],
+    ratings: dict[tuple[str, str], RatingRow],
+    tallies: dict[tuple[str, str, str], list[int]],
+    changes: list[RatingChange],
+) -> int:
+    """:func:`rebuild`'s loop: rate every game that counts, in order; how many did."""
     counted = 0
+    variants: dict[tuple[str, int], str] = {}  # the store shares one options mapping between games that share it
     for finished in games:
-        game = finished_to_rated(finished)
+        key = (finished.type, id(finished.options))
+        variant = variants.get(key)
+        game = finished_to_rated(finished, variant)
         if game is None:
             continue
+        variants[key] = game.variant
         counted += 1
-        now = finished.ended_at
-        before = [ratings.get((p, game.game_type)) or fresh(p, game.game_type, now) for p in game.players]
+        now, game_type = finished.ended_at, game.game_type
+        before = [ratings.get((p, game_type)) or fresh(p, game_type, now) for p in game.players]
         after = RATER.rate(game, before, now)
         for index, row in enumerate(after):
-            ratings[(row.player_id, row.game_type)] = row
-            added = VariantRow(*variant_increment(game, index, row.score))
-            key = (row.player_id, row.game_type, game.variant)
-            known = variants.get(key)
-            variants[key] = added if known is None else VariantRow(*known[:4], *_sum(known, added))
+            player = row.player_id
+            ratings[(player, game_type)] = row
+            key = (player, game_type, game.variant)
+            tally = tallies.get(key)
+            added = variant_increment(game, index, row.score)[4:]
+            tallies[key] = list(added) if tally is None else [a + b for a, b in zip(tally, added, strict=True)]
+            old = before[index]
             changes.append(
                 RatingChange(
                     finished.id,
-                    row.player_id,
+                    player,
                     counted,
-                    game.game_type,
+                    game_type,
                     game.variant,
                     game.places[index],
                     game.results[index],
                     game.points[index],
-                    before[index].mu,
-                    before[index].sigma,
+                    old.mu,
+                    old.sigma,
                     row.mu,
                     row.sigma,
                     now,
                 )
             )
-    # a variant's score is a copy of its game type's, as the live updates keep it
-    final = [row._replace(score=ratings[(row.player_id, row.game_type)].score) for row in variants.values()]
-    return Rebuilt(list(ratings.values()), final, changes, counted)
-
-
-def _sum(known: VariantRow, added: VariantRow) -> tuple[int, ...]:
-    return tuple(a + b for a, b in zip(known[4:], added[4:], strict=True))
+    return counted

@@ -221,14 +221,14 @@ class RatingChange(NamedTuple):
 
 
 class FinishedGame(NamedTuple):
-    """A finished game as a rebuild of the ratings reads it: its options and clock (whether it is rated), its
+    """A finished game as a rebuild of the ratings reads it: its options, whether it was started ``-unrated``, its
     outcome, the seats at the end and who resigned or ran out of time, and when it ended. ``seq`` is its place in
     the order of rating when it was rated live (``None``: it never was)."""
 
     id: int
     type: str
     options: dict[str, Any]
-    clock: dict[str, Any] | None
+    unrated: bool
     outcome: dict[str, Any]
     seats: list[str]
     resigned: list[int]

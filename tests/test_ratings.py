@@ -224,13 +224,15 @@ async def test_a_rebuild_reproduces_the_live_ratings_exactly(console: Console, c
     live = await tables(actions.store)
     assert len(live["rating_changes"]) == 13
     rebuilt = await actions.rebuild_ratings()
-    assert rebuilt.message == "rebuilt the ratings from 6 rated games (7 finished): 3 players rated"
+    assert rebuilt.message == (
+        "rebuilt the ratings from 6 rated games (7 finished): 3 players rated; the stored ratings were already exact"
+    )
     assert await tables(actions.store) == live
     # from nothing (as for games that ended before ratings existed): the games in the order they ended
     async with actions.store.transaction() as db:
         for table in RATING_TABLES:
             await db.execute(f"DELETE FROM {table}")
-    await actions.rebuild_ratings()
+    assert (await actions.rebuild_ratings()).data["written"] == sum(len(rows) for rows in live.values())
     assert await tables(actions.store) == live
 
 
@@ -250,7 +252,7 @@ async def test_two_games_sharing_a_player_ending_at_once_are_both_counted(
     assert sorted(c.seq for c in alice) == [1, 2] and alice[0].mu_after == alice[1].mu_before
     assert (await stores[1].ratings_of("druid", ["alice"]))["alice"].games == 2
     live = await tables(stores[0])
-    await first.rebuild_ratings()
+    assert (await first.rebuild_ratings()).message.endswith("the stored ratings were already exact")
     assert await tables(stores[0]) == live
     for store in stores:
         await store.close()
@@ -375,7 +377,9 @@ async def test_pbm_ratings_rebuild(tmp_path: Path, clock: FakeClock, capsys: pyt
         before = raw.execute("SELECT player_id, mu, sigma FROM ratings ORDER BY player_id").fetchall()
         raw.execute("UPDATE ratings SET mu = 0")
     assert await asyncio.to_thread(main, ["ratings", "rebuild", "--db", str(path)]) == 0
-    assert capsys.readouterr().out == "rebuilt the ratings from 1 rated game (1 finished): 2 players rated\n"
+    assert capsys.readouterr().out == (
+        "rebuilt the ratings from 1 rated game (1 finished): 2 players rated; 4 rows written\n"  # 2 out, 2 in
+    )
     with sqlite3.connect(path) as raw:
         assert raw.execute("SELECT player_id, mu, sigma FROM ratings ORDER BY player_id").fetchall() == before
     assert await asyncio.to_thread(main, ["ratings", "rebuild", "--db", str(tmp_path / "none.sqlite3")]) == 2

@@ -19,6 +19,7 @@ from bot.ratings import (
     MU,
     POINTS_GAMES,
     SIGMA,
+    collector_paused,
     display,
     finished_to_rated,
     provisional,
@@ -145,7 +146,7 @@ class RatingActions(ActionsBase):
                 return _fail(f"there is no player {shorten(who)}")
         per_game: dict[str, list[int]] = {}
         for finished in await self.store.shared_games(player, other):
-            counted = finished_to_rated(finished._replace(clock=None))  # unrated games count here too
+            counted = finished_to_rated(finished._replace(unrated=False))  # unrated games count here too
             if counted is None:
                 continue
             mine = counted.places[counted.players.index(player)]
@@ -208,15 +209,17 @@ class RatingActions(ActionsBase):
         """Recompute every rating from the finished games, in the order they were rated (games that ended before
         ratings existed first, in the order they ended), and replace all the ratings with the result in one
         transaction: the same numbers the live updates gave, for every game they rated."""
-        finished = await self.store.finished_games()
-        rebuilt = rebuild(finished)
-        await self.store.replace_ratings(rebuilt.ratings, rebuilt.variants, rebuilt.changes)
+        with collector_paused():
+            finished = await self.store.finished_games()
+            rebuilt = rebuild(finished)
+            written = await self.store.replace_ratings(rebuilt.ratings, rebuilt.variants, rebuilt.changes)
         players = len({row.player_id for row in rebuilt.ratings})
+        verdict = "the stored ratings were already exact" if not written else f"{_count(written, 'row')} written"
         return Result(
             ok=True,
-            message=f"rebuilt the ratings from {rebuilt.games} rated game{'s' if rebuilt.games != 1 else ''}"
-            f" ({len(finished)} finished): {players} player{'s' if players != 1 else ''} rated",
-            data={"finished": len(finished), "rated": rebuilt.games, "players": players},
+            message=f"rebuilt the ratings from {_count(rebuilt.games, 'rated game')} ({len(finished)} finished):"
+            f" {_count(players, 'player')} rated; {verdict}",
+            data={"finished": len(finished), "rated": rebuilt.games, "players": players, "written": written},
         )
 
     async def _section(

@@ -33,6 +33,8 @@ class Dialect:
     finished_seats: str
     #: a top-level field of ``g.snapshot`` as JSON text (``{key}`` is replaced by the field's name)
     snapshot_field: str
+    #: whether game ``g`` was started ``-unrated`` (its rules are kept with its clock): 1 or 'true' when it was
+    game_unrated: str
     #: whether a move's events hold a roll
     events_hold_a_roll: str
     #: the new data of a ``game_memory`` chunk that is appended to
@@ -62,6 +64,7 @@ SQLITE = Dialect(
     returning_id="",
     finished_seats="json_extract(g.snapshot, '$.players')",
     snapshot_field="json_extract(g.snapshot, '$.{key}')",
+    game_unrated="json_extract(g.clock, '$.rules.unrated')",
     events_hold_a_roll="instr(events, '\"roll\"') > 0",
     memory_append="CAST(game_memory.data || excluded.data AS BLOB)",
     migration_lock=None,
@@ -86,6 +89,7 @@ def postgresql() -> Dialect:
         returning_id=" RETURNING id",
         finished_seats="(g.snapshot::jsonb -> 'players')::text",
         snapshot_field="(g.snapshot::json -> '{key}')::text",
+        game_unrated="(g.clock::json -> 'rules' ->> 'unrated')",
         events_hold_a_roll="strpos(events, '\"roll\"') > 0",
         memory_append="game_memory.data || excluded.data",
         # any constant will do, as long as every pbm uses the same one: 'pbm' in ASCII

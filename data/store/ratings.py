@@ -7,18 +7,16 @@ Games are rated as they end, inside the commit that ends them (:mod:`data.store.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+import json
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from data.rows import FinishedGame, RatingChange, RatingRow, VariantRow
-from data.store.core import DamagedRowError, _loads
 from data.store.correspondence import CorrespondenceStore
 from data.store.rate import CHANGE_COLUMNS, RATING_COLUMNS, VARIANT_COLUMNS, rating_row
 
 #: players per query when a leaderboard is limited to a set of players (well under SQLite's variable limit)
 MEMBER_BATCH = 500
-#: rows written per statement by a rebuild
-REBUILD_BATCH = 5000
 _BOARD_ORDER = "score DESC, player_id"
 
 
@@ -63,21 +61,20 @@ class RatingStore(CorrespondenceStore):
         batches and sorted here, so its cost grows with the members, not with every rated player."""
         if members is not None:
             return await self._members_board(game_type, variant, members, limit, offset)
+        # the page's players are found in the leaderboard's index alone (a deep page skips index entries, not rows),
+        # then their rows are read
         if variant is None:
-            where, params = "game_type = ?", [game_type]
-            async with self._db.execute(f"SELECT COUNT(*) FROM ratings WHERE {where}", params) as cursor:
-                total = int((await cursor.fetchone())[0])
-            async with self._db.execute(
-                f"SELECT {RATING_COLUMNS} FROM ratings WHERE {where} ORDER BY {_BOARD_ORDER} LIMIT ? OFFSET ?",
-                [*params, limit, offset],
-            ) as cursor:
-                return [rating_row(r) for r in await cursor.fetchall()], total
-        where, params = "v.game_type = ? AND v.variant = ?", [game_type, variant]
-        async with self._db.execute(f"SELECT COUNT(*) FROM rating_variants v WHERE {where}", params) as cursor:
+            table, where, params = "ratings", "game_type = ?", [game_type]
+            select = f"SELECT {RATING_COLUMNS} FROM ratings r WHERE r.game_type = ?"
+        else:
+            table, where, params = "rating_variants", "game_type = ? AND variant = ?", [game_type, variant]
+            select = f"{_VARIANT_BOARD} WHERE v.game_type = ? AND v.variant = ?"
+        async with self._db.execute(f"SELECT COUNT(*) FROM {table} WHERE {where}", params) as cursor:
             total = int((await cursor.fetchone())[0])
         async with self._db.execute(
-            f"{_VARIANT_BOARD} WHERE {where} ORDER BY v.score DESC, v.player_id LIMIT ? OFFSET ?",
-            [*params, limit, offset],
+            f"{select} AND r.player_id IN (SELECT player_id FROM {table} WHERE {where}"
+            f" ORDER BY {_BOARD_ORDER} LIMIT ? OFFSET ?) ORDER BY r.score DESC, r.player_id",
+            [*params, *params, limit, offset],
         ) as cursor:
             return [rating_row(r) for r in await cursor.fetchall()], total
 
@@ -174,7 +171,7 @@ class RatingStore(CorrespondenceStore):
     async def _finished(self, joins: str, params: list[Any], order: str) -> list[FinishedGame]:
         field = self._sql.snapshot_field
         async with self._db.execute(
-            "SELECT g.id, g.type, g.options, g.clock, g.outcome,"
+            f"SELECT g.id, g.type, g.options, {self._sql.game_unrated}, g.outcome,"
             f" {field.format(key='players')}, {field.format(key='resigned')}, g.updated_at, r.seq FROM games g"
             f"{joins} LEFT JOIN (SELECT game_id, MIN(seq) AS seq FROM rating_changes GROUP BY game_id) r"
             f" ON r.game_id = g.id WHERE g.status = 'finished' ORDER BY {order}",
@@ -182,34 +179,54 @@ class RatingStore(CorrespondenceStore):
         ) as cursor:
             rows = await cursor.fetchall()
         out = []
+        options: dict[str, dict[str, Any]] = {}  # most games share a few option sets: each is read once
         for row in rows:
             try:
-                out.append(_finished_game(row))
-            except DamagedRowError:
+                known = options.get(row[2])
+                if known is None:
+                    known = options[row[2]] = dict(json.loads(row[2]))
+                out.append(
+                    FinishedGame(
+                        int(row[0]),
+                        str(row[1]),
+                        known,
+                        row[3] in (1, "true"),
+                        json.loads(row[4]),
+                        json.loads(row[5]),
+                        json.loads(row[6] or "[]"),
+                        float(row[7]),
+                        None if row[8] is None else int(row[8]),
+                    )
+                )
+            except (TypeError, ValueError):
                 continue  # a damaged game is reported when it is opened (and by pbm check)
         return out
 
     async def replace_ratings(
-        self, ratings: Iterable[RatingRow], variants: Iterable[VariantRow], changes: Iterable[RatingChange]
-    ) -> None:
-        """Replace every rating, variant result and rating change at once (a rebuild), in one transaction."""
+        self, ratings: Sequence[RatingRow], variants: Sequence[VariantRow], changes: Sequence[RatingChange]
+    ) -> int:
+        """Make the ratings, variant results and rating changes exactly these (a rebuild), in one transaction; how
+        many rows that wrote or removed. Rows already stored as given are left alone: a rebuild that finds the
+        live ratings exact writes nothing (and takes a third of the time of one that starts from nothing)."""
+        written = 0
         async with self.transaction() as db:
-            for table in ("rating_changes", "rating_variants", "ratings"):
-                await db.execute(f"DELETE FROM {table}")
-            for table, columns, rows in (
-                ("ratings", RATING_COLUMNS, ratings),
-                ("rating_variants", VARIANT_COLUMNS, variants),
-                ("rating_changes", CHANGE_COLUMNS, changes),
+            for table, columns, keys, rows in (
+                ("rating_changes", CHANGE_COLUMNS, ("game_id", "player_id"), changes),
+                ("rating_variants", VARIANT_COLUMNS, ("player_id", "game_type", "variant"), variants),
+                ("ratings", RATING_COLUMNS, ("player_id", "game_type"), ratings),
             ):
+                async with db.execute(f"SELECT {columns} FROM {table}") as cursor:
+                    stored = {tuple(row) for row in await cursor.fetchall()}
+                # named tuples equal the plain tuples read when their values do; new rows keep their order (the
+                # order of rating: an index filled in order is written a page at a time)
+                fresh = [row for row in rows if row not in stored]
+                stale = [row[: len(keys)] for row in stored.difference(rows)] if stored else []
+                where = " AND ".join(f"{key} = ?" for key in keys)
+                await db.executemany(f"DELETE FROM {table} WHERE {where}", stale)
                 marks = ", ".join("?" for _ in columns.split(","))
-                batch: list[tuple[Any, ...]] = []
-                for row in rows:
-                    batch.append(tuple(row))
-                    if len(batch) == REBUILD_BATCH:
-                        await db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", batch)
-                        batch = []
-                if batch:
-                    await db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", batch)
+                await db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", fresh)
+                written += len(stale) + len(fresh)
+        return written
 
 
 _VARIANT_BOARD = (
@@ -236,18 +253,3 @@ def change_row(row: Sequence[Any]) -> RatingChange:
 
 def _variant_row(row: Sequence[Any]) -> VariantRow:
     return VariantRow(str(row[0]), str(row[1]), str(row[2]), float(row[3]), *(int(value) for value in row[4:10]))
-
-
-def _finished_game(row: Sequence[Any]) -> FinishedGame:
-    what = f"game {row[0]}"
-    return FinishedGame(
-        id=int(row[0]),
-        type=str(row[1]),
-        options=_loads(row[2], what),
-        clock=None if row[3] is None else _loads(row[3], what),
-        outcome=_loads(row[4], what),
-        seats=[str(p) for p in _loads(row[5], what)],
-        resigned=[int(s) for s in _loads(row[6] or "[]", what)],
-        ended_at=float(row[7]),
-        seq=None if row[8] is None else int(row[8]),
-    )
