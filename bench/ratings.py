@@ -3,11 +3,12 @@
 
 **The rebuild.** A file holding 100,000 finished games of every type (two-player Backgammon, Dragons, Drogo and
 Druid, four-player Drogo, three-player Druid hex) among 10,000 players. The games are real: one of each kind is
-played to its end with random legal moves through the rules (one that ends within 400 moves), and its snapshot, outcome and clock are copied under
-new ids and new players with bulk inserts, as :mod:`bench.store` does (the log is left out: a rebuild does not read
-it). Timed as ``pbm ratings rebuild`` runs it (the console's direct connection, no event loop): every finished
-game read in order, rated by openskill, and every rating, variant result and rating change written in one
-transaction; first from nothing (no game rated yet, as after upgrading), then again with every game rated.
+played to its end (within 400 moves) with random legal moves through the rules, and its snapshot, outcome and
+clock are copied under new ids and new players with bulk inserts, as :mod:`bench.store` does (the log is left out:
+a rebuild does not read it). Timed as ``pbm ratings rebuild`` runs it (the console's direct connection, no event
+loop): every finished game read in order, rated by openskill, and every rating, variant result and rating change
+written in one transaction; first from nothing (no game rated yet, as after upgrading: every row is written), then
+again with every game rated (every row is compared, none written).
 
 **A leaderboard page.** A file holding 100,000 players rated in Druid (ratings spread as a real population's,
 a tenth still provisional), a third of them also in one variant. Timed through ``Actions.leaderboard``: the first
