@@ -7,6 +7,7 @@ players read it."""
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from openskill.models import PlackettLuce
 import render
 from bot.actions import Actions, Result
 from bot.console import Console, Outcome, render_json, render_text
-from bot.ratings import MU, SIGMA, display, placing, read_variant
+from bot.ratings import MU, SIGMA, display, placing, plackett_luce, read_variant
 from data.store import RatingRow, Store
 from rules import registry
 from rules.base import GameError
@@ -184,6 +185,18 @@ def test_places_follow_the_outcome() -> None:
     assert placing(GameOutcome((), "drawn by agreement", cause="agreement"), 2, ()) == ((1, 1), ("draw", "draw"))
     # a loss on time: out of the game
     assert placing(GameOutcome((1,), "", cause="timeout"), 3, (0,)) == ((3, 1, 2), ("loss", "win", "loss"))
+
+
+def test_the_computation_is_openskills_rate_bit_for_bit() -> None:
+    """:func:`bot.ratings.plackett_luce` skips ``rate``'s deep copy and checks, not a digit of its arithmetic:
+    games of two to four players, ties anywhere, ratings from new to settled."""
+    model, rng = PlackettLuce(), random.Random(14)
+    for _ in range(5000):
+        players = rng.randint(2, 4)
+        ratings = [(rng.uniform(-10.0, 60.0), rng.uniform(0.3, 8.4)) for _ in range(players)]
+        places = [rng.randint(1, players) for _ in range(players)]
+        rated = model.rate([[model.rating(mu, sigma)] for mu, sigma in ratings], ranks=list(places))
+        assert plackett_luce(ratings, places) == [(team[0].mu, team[0].sigma) for team in rated], (ratings, places)
 
 
 def test_the_number_shown() -> None:
@@ -360,8 +373,8 @@ async def test_fronts_get_the_series_and_the_number(console: Console, clock: Fak
     clock.advance(DAY)
     await win_druid(console, 2, "bob", "alice")
     series = await actions.rating_series("alice")
-    assert list(series) == ["druid"] and [rating for _, rating in series["druid"]] == [1103, 1186]
-    assert series["druid"][1][0] - series["druid"][0][0] == DAY
+    assert list(series) == ["Druid"] and [rating for _, rating in series["Druid"]] == [1103, 1186]
+    assert series["Druid"][1][0] - series["Druid"][0][0] == DAY  # as render.chart.rating_chart takes them
     assert await actions.display_rating("alice", "druid") == 1186
 
 

@@ -1,5 +1,5 @@
 """What players can do, independent of where they type it: challenge, accept, decline, cancel, move, resign,
-show, history, games, moves, help. ACTIONS API READY.
+show, history, games, moves, help; ratings: leaderboards, profiles, head-to-head. ACTIONS API READY.
 
 Both fronts (the console now, Discord) call :class:`Actions` and only present the :class:`Result` it returns:
 the message, the events, who must be notified, and the state to draw. Game logic lives in ``rules``; storage in
@@ -19,6 +19,11 @@ for good in the players table beside their Discord id (``Store.ensure_player(pla
 
 Notes for fronts:
 
+* Ratings (:mod:`bot.actions.ratings`): ``leaderboard(game, variant_words, page, members)``, ``player_rating(game,
+  player)``, ``profile(player)``, ``head_to_head(player, other)`` return their rows in ``Result.data`` for embeds and
+  page buttons; ``rating_series(player)`` feeds :func:`render.chart.rating_chart`; ``display_rating(player, game)``
+  is the number an open challenge's rating range is checked against. A result about a game carries ``rated``,
+  ``ratings`` (each player's, as shown) and, when the action ended a rated game, ``rating_changes``.
 * ``Result.notify`` names the players to ping (the player to move, after a turn change) and nobody else;
   ``Result.board_png()`` renders with Pillow and is CPU work: the Discord front runs it in an executor.
 * ``Result.events`` are the things that happened (rolls, hits, captures, auto moves, passes); ``message``

@@ -187,13 +187,16 @@ class RatingActions(ActionsBase):
     # ---- for fronts ----------------------------------------------------------------------------------------
 
     async def rating_series(self, player: str) -> dict[str, list[tuple[float, int]]]:
-        """Per game type a player played rated games of, their shown rating after each game, oldest first:
-        ``(POSIX time the game ended, rating)``; what a rating chart draws, one line per game type."""
+        """Per game type a player played rated games of, by its title (``Druid``), their shown rating after each
+        game, oldest first: ``(POSIX time the game ended, rating)``; what :func:`render.chart.rating_chart` draws,
+        one line per game type."""
         series: dict[str, list[tuple[float, int]]] = {}
         for change in await self.store.rating_changes(player):
-            series.setdefault(change.game_type, []).append(
-                (change.created_at, display(change.mu_after, change.sigma_after))
-            )
+            try:
+                title = registry.get(change.game_type).title
+            except GameError:
+                continue  # a game this pbm no longer knows
+            series.setdefault(title, []).append((change.created_at, display(change.mu_after, change.sigma_after)))
         return series
 
     async def display_rating(self, player: str, game_name: str) -> int:
