@@ -28,7 +28,7 @@ async def test_a_challenge_pings_the_challenged_and_only_they_can_accept(discord
         opening = await fake.wait_for(lambda: fake.channel_log(thread.id), what="opening board")
         edited = await fake.wait_for(lambda: challenge.components == [] and challenge, what="challenge closed")
     assert reply.ephemeral and reply.content == "Challenge 1 posted."
-    assert challenge.pinged == [w.bob] and "alice challenges bob to Druid" in challenge.content
+    assert challenge.pinged == [w.bob] and "alice (1000?) challenges bob (1000?) to Druid" in challenge.content
     assert buttons == ["pbm:c:1:accept", "pbm:c:1:decline", "pbm:c:1:withdraw"]
     assert stranger.ephemeral and stranger.content == "challenge 1 is not addressed to you"
     assert accepted.ephemeral and f"<#{thread.id}>" in accepted.content
