@@ -194,27 +194,33 @@ def accepted_words(result: Result) -> list[str]:
     return [w for w, text in accepted.items() if text == w or text not in accepted]
 
 
-def move_view(result: Result) -> discord.ui.View | None:
-    """Buttons for the one-word commands the player to move can send, and a menu of the other legal moves when
-    they are :data:`MAX_SELECT_OPTIONS` or fewer; a Replay button once the game is over
-    (not for a game cancelled before a move); ``None`` when there are none."""
+def move_items(result: Result) -> list[discord.ui.Item[Any]]:
+    """The controls of a turn message: a menu of the legal moves when they are :data:`MAX_SELECT_OPTIONS` or
+    fewer, then buttons for the one-word commands the player to move can send; a Replay button once the game is
+    over (not for a game cancelled before a move); none for a game that is not being played."""
     state = result.state
     if state is not None and state.is_over and result.game_id is not None and state.ply > 0:
-        view = discord.ui.View(timeout=None)
-        view.add_item(ReplayButton(result.game_id))
-        return view
-    if result.game_id is None or result.state is None or result.status not in (None, "active"):
-        return None
+        return [ReplayButton(result.game_id)]
+    if result.game_id is None or state is None or result.status not in (None, "active"):
+        return []
     words = accepted_words(result)
     moves = [m for m in result.legal_move_texts() if m not in words]
-    menu = 0 < len(moves) <= MAX_SELECT_OPTIONS
-    if not words and not menu:
+    items: list[discord.ui.Item[Any]] = []
+    if 0 < len(moves) <= MAX_SELECT_OPTIONS:
+        items.append(MoveSelect(result.game_id, state.ply + 1, moves))
+    items += [MoveButton(result.game_id, state.ply + 1, word) for word in words[:MAX_BUTTONS]]
+    return items
+
+
+def move_view(result: Result) -> discord.ui.View | None:
+    """:func:`move_items` as the rows under a plain message (the select fills a row, buttons go five a row);
+    ``None`` when there are none."""
+    items = move_items(result)
+    if not items:
         return None
     view = discord.ui.View(timeout=None)
-    if menu:
-        view.add_item(MoveSelect(result.game_id, result.state.ply + 1, moves))
-    for word in words[:MAX_BUTTONS]:
-        view.add_item(MoveButton(result.game_id, result.state.ply + 1, word))
+    for item in items:
+        view.add_item(item)
     return view
 
 
