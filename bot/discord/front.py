@@ -10,7 +10,6 @@ so the board is posted again on the next sweep.
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import logging
 import time
@@ -21,6 +20,7 @@ import discord
 
 from bot.actions import Actions, Notice, Result
 from bot.discord.buttons import move_view
+from bot.discord.followups import Upload
 from bot.discord.layout import turn_layout
 from data.store import GameRow, NotFoundError, StaleWriteError
 
@@ -65,7 +65,7 @@ def picture_name(result: Result) -> str:
 
 def picture(result: Result, png: bytes) -> discord.File:
     """A fresh attachment of the board picture (discord.py consumes a file with the request that sends it)."""
-    return discord.File(io.BytesIO(png), filename=picture_name(result))
+    return Upload(picture_name(result), png).file()
 
 
 def text_board(result: Result) -> str:
@@ -205,11 +205,11 @@ class Front:
             log.exception("game %s: drawing the board failed; posting it as text", result.game_id)
             return None
 
-    async def board_file(self, result: Result) -> tuple[discord.File | None, str]:
-        """The board as a PNG attachment, or (when drawing fails) as text in a code block."""
+    async def board_upload(self, result: Result) -> tuple[Upload | None, str]:
+        """The board as a PNG to attach, or (when drawing fails) as text in a code block."""
         png = await self.board_png(result)
         if png is not None:
-            return picture(result, png), ""
+            return Upload(picture_name(result), png), ""
         return None, text_board(result)
 
     async def post_turn(self, result: Result, thread: discord.Thread | None = None) -> Posted:
