@@ -264,11 +264,12 @@ class FakeDiscord:
         self._plan(route, 429, 0, "You are being rate limited.", retry_after, 0.0, times, params)
         self.faults[-1].bucket_headers = bucket_headers
 
-    def global_rate_limit(self, retry_after: float = 0.05, *, route: str = "*", times: int = 1) -> None:
-        """Make the next ``times`` requests (to ``route``, or to any route the bot token authorises) answer the
-        global 429: ``X-RateLimit-Global: true``, scope global, and ``{"global": true, "retry_after": ...}``; a
-        client must then hold every request, on every route, until ``retry_after`` has passed."""
-        self._plan(route, 429, 0, "You are being rate limited.", retry_after, 0.0, times, {})
+    def global_rate_limit(self, retry_after: float = 0.05, *, route: str = "*", times: int = 1, **params: int) -> None:
+        """Make the next ``times`` requests (to ``route`` with ``params``, or to any route the bot token
+        authorises) answer the global 429: ``X-RateLimit-Global: true``, scope global, and ``{"global": true,
+        "retry_after": ...}``; a client must then hold every request, on every route, until ``retry_after`` has
+        passed."""
+        self._plan(route, 429, 0, "You are being rate limited.", retry_after, 0.0, times, params)
         self.faults[-1].scope = "global"
 
     def delay(self, route: str, seconds: float, *, times: int | None = None, **params: int) -> None:
