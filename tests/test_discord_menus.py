@@ -31,9 +31,7 @@ async def test_few_legal_moves_come_as_a_menu_only_the_player_to_move_can_use(
         assert menu is not None and 0 < len(legal) <= 25 and buttons == ["greedy", "manual"]
         assert menu["custom_id"] == "pbm:s:1:1" and [o["value"] for o in menu["options"]] == legal
         stranger = await w.fake.reply(await w.fake.select(w.bob, opening, "pbm:s:1:1", [legal[0]]))
-        assert (
-            stranger.ephemeral and stranger.text() == "only the player to move can use this menu (alice chooses now)"
-        )
+        assert stranger.ephemeral and stranger.text() == "only the player to move can use this menu (alice chooses now)"
         assert (await bot.actions.show(1)).move_number == 0
         before = opening.id
         chosen = await w.fake.reply(await w.fake.select(w.alice, opening, "pbm:s:1:1", [legal[-1]]))

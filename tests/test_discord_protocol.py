@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from bot.actions import Result
 from bot.discord.followups import LATE_NOTE
 from bot.discord.front import render_board
+from tests.fakediscord.commands import check_commands
 from tests.fakediscord.pbm import pbm_running, start_game
 
 if TYPE_CHECKING:
@@ -148,3 +149,13 @@ async def test_a_move_whose_board_comes_after_15_minutes_posts_the_turn_once_and
     assert len(turns) == 1 and turns[0].layout and turns[0].pinged == [w.bob] and shown.move_number == 1
     assert dm[0].content == f"Done in <#{table.thread.id}>.\n{LATE_NOTE}"
     assert [m.id for m in moved.messages] == [moved.original_id] and w.fake.messages[moved.original_id].loading
+
+
+async def test_the_bots_own_command_definitions_pass_discords_checks(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3"):
+        pass
+    pushes = [r for r in w.fake.requests if r.route == "PUT /applications/{application_id}/commands"]
+    assert [r.status for r in pushes] == [200] and check_commands(pushes[0].body) == {}
+    names = {c["name"]: c.get("type", 1) for c in pushes[0].body}
+    assert names["move"] == 1 and names["Show board"] == 3 and len(names) == len(pushes[0].body)

@@ -12,6 +12,14 @@ Facts reproduced from Discord because discord.py depends on them: a JSON reply's
 ("thinking") reply replaces that reply and pings nobody; a thread started from a message shares its id; a message
 sent to an archived, unlocked thread unarchives it; an interaction not answered within 3 s is unknown.
 
+Refused as Discord refuses them (see also :mod:`tests.fakediscord.limits`, :mod:`tests.fakediscord.components`,
+:mod:`tests.fakediscord.commands`): a response type that does not fit the interaction (400/50035 at ``type``), a
+second initial response (400/40060), a deferred reply flagged anything but ephemeral, followups and edits of the
+original response once the interaction is 15 minutes old on the fake's clock (401/50027; :meth:`FakeDiscord.advance`
+moves the clock), command definitions Discord would not accept (400/50035), and a RESUME of a session Discord no
+longer knows (INVALID_SESSION, ``d: false``; :meth:`FakeDiscord.expire_sessions`). Planned 429s come with the bucket
+headers, with only ``Retry-After``, or as the global limit.
+
 Sharding as Discord does it: IDENTIFY may carry ``shard: [shard_id, shard_count]``; that connection then receives
 only the guilds (GUILD_CREATE, every later guild event, interactions included) with
 ``(guild_id >> 22) % shard_count == shard_id``, and DMs only on shard 0. ``/gateway/bot`` recommends ``shards``
