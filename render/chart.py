@@ -110,6 +110,13 @@ def rating_chart(series: Mapping[str, Sequence[tuple[float, int]]], *, player: s
     return png_bytes(image.convert("RGB"), [style.colour for style in STYLES.values()])
 
 
+def prepare() -> None:
+    """Import matplotlib and load its fonts now, by drawing a picture and throwing it away: about a third of a
+    second a process pays once. The bot calls this on a worker thread as it starts, so that its first ``/profile``
+    is as quick as every other; the console, which draws one chart per process at most, does not."""
+    rating_chart({}, player="")
+
+
 def _draw_title(figure: Figure, renderer: RendererBase, player: str) -> None:
     """The player's name and TITLE_TAIL across the top, in the largest size from TITLE_SIZE down to SMALLEST_TITLE
     that fits the width; a name still too long is cut, with an ellipsis, until it fits."""
