@@ -25,7 +25,6 @@ from render.common import BACKGROUND, FOREGROUND, MUTED
 from render.palette import png_bytes
 
 if TYPE_CHECKING:  # for annotations only: matplotlib is imported when a chart is drawn
-    from matplotlib.axes import Axes
     from matplotlib.backend_bases import RendererBase
     from matplotlib.figure import Figure
 
@@ -51,7 +50,7 @@ STYLES: dict[str, Style] = {
 #: picture size in pixels
 WIDTH, HEIGHT = 800, 450
 #: the plot area (the axes' inside) in pixels: left, top, right, bottom
-PLOT_BOX = (100, 108, 776, 362)
+PLOT_BOX = (100, 108, 776, 370)
 #: the title's left end and middle, the legend row's middle, in pixels
 TITLE_X, TITLE_Y = 20, 36
 LEGEND_Y = 82
@@ -68,7 +67,7 @@ TICK_SIZE = 20
 LEGEND_SIZE = 21
 #: line width and marker size in pixels
 LINE_WIDTH = 3
-MARKER_SIZE = 13
+MARKER_SIZE = 15
 #: markers on a line: this many, evenly spread over its time (and one on its last game), so 500 games stay a line
 MARKERS = 6
 #: DPI of the figure: sizes in points are pixels * 72 / DPI
@@ -96,14 +95,10 @@ def rating_chart(series: Mapping[str, Sequence[tuple[float, int]]], *, player: s
 
     figure = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI, facecolor=_rgb(BACKGROUND))
     canvas = FigureCanvasAgg(figure)
-    left, top, right, bottom = PLOT_BOX
-    axes = figure.add_axes(
-        (_fx(left), _fy(bottom), (right - left) / WIDTH, (bottom - top) / HEIGHT), facecolor=_rgb(BACKGROUND)
-    )
     if lines:
-        _draw_lines(figure, axes, lines, now)
+        _draw_lines(figure, lines, now)
     else:
-        _draw_nothing_yet(axes)
+        _draw_nothing_yet(figure)
     _draw_title(figure, canvas.get_renderer(), player)
     canvas.draw()
     image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
@@ -136,12 +131,16 @@ def _draw_title(figure: Figure, renderer: RendererBase, player: str) -> None:
         title.set_text(f"{name.rstrip()}…{TITLE_TAIL}")
 
 
-def _draw_lines(figure: Figure, axes: Axes, lines: Mapping[str, list[tuple[float, int]]], now: float | None) -> None:
+def _draw_lines(figure: Figure, lines: Mapping[str, list[tuple[float, int]]], now: float | None) -> None:
     """One line per game type with its markers, the axes with dates and ratings, and the legend between the
     title and the plot."""
     from matplotlib.dates import AutoDateLocator, ConciseDateFormatter, date2num
     from matplotlib.ticker import MaxNLocator
 
+    left, top, right, bottom = PLOT_BOX
+    axes = figure.add_axes(
+        (_fx(left), _fy(bottom), (right - left) / WIDTH, (bottom - top) / HEIGHT), facecolor=_rgb(BACKGROUND)
+    )
     epoch = float(date2num(datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)))  # 0 unless date.epoch was changed
     for number, (game, points) in enumerate(lines.items()):
         style = STYLES[game]
@@ -195,20 +194,16 @@ def _marked(points: Sequence[tuple[float, int]], phase: float) -> list[int]:
     return sorted(chosen)
 
 
-def _draw_nothing_yet(axes: Axes) -> None:
-    """No rated game: a clear sentence where the lines would be, in an empty frame the size of the plot."""
-    axes.set_xticks([])
-    axes.set_yticks([])
-    for spine in axes.spines.values():
-        spine.set_color(_rgb(GRID))
-        spine.set_linewidth(_pt(2))
-    axes.text(
-        0.5, 0.58, "No rated games yet", transform=axes.transAxes, ha="center", va="center",
-        fontsize=_pt(TITLE_SIZE), color=_rgb(FOREGROUND), weight="bold",
+def _draw_nothing_yet(figure: Figure) -> None:
+    """No rated game: a clear sentence, and what will appear, centred where the plot would be."""
+    middle = (PLOT_BOX[1] + PLOT_BOX[3]) / 2
+    figure.text(
+        0.5, _fy(middle - 22), "No rated games yet", ha="center", va="center", fontsize=_pt(TITLE_SIZE),
+        color=_rgb(FOREGROUND), weight="bold",
     )  # fmt: skip
-    axes.text(
-        0.5, 0.36, "A line for each game appears here once a rated game ends.", transform=axes.transAxes,
-        ha="center", va="center", fontsize=_pt(LABEL_SIZE), color=_rgb(MUTED),
+    figure.text(
+        0.5, _fy(middle + 26), "A line for each game appears here once a rated game ends.", ha="center",
+        va="center", fontsize=_pt(LABEL_SIZE + 1), color=_rgb(MUTED),
     )  # fmt: skip
 
 

@@ -155,7 +155,7 @@ def test_the_axes_are_labelled_and_ticked() -> None:
     left, top, right, bottom = PLOT_BOX
     strips = {
         "rating label": (0, top, 34, bottom),
-        "rating ticks": (34, top - 8, left - 2, bottom + 8),
+        "rating ticks": (34, top - 8, 76, bottom + 8),
         "date ticks": (left, bottom + 3, right, bottom + 30),
         "date label": (left, bottom + 30, right, HEIGHT),
     }
@@ -172,7 +172,6 @@ def test_the_axes_are_labelled_and_ticked() -> None:
 def test_no_rated_games_yet_is_a_picture_with_a_message() -> None:
     image = picture({})
     assert image.size == (WIDTH, HEIGHT)
-    plot = inside_plot(image)
     for style in STYLES.values():
         assert count(image, style.colour) == 0
     message = ink(image, PLOT_BOX)
@@ -180,7 +179,6 @@ def test_no_rated_games_yet_is_a_picture_with_a_message() -> None:
     assert rating_chart({"Druid": [], "Drogo": []}, player="alice", now=NOW) == rating_chart(
         {}, player="alice", now=NOW
     )
-    assert plot.getpixel((5, 5)) == BACKGROUND
 
 
 def test_the_title_carries_the_players_name_and_nothing_else_changes() -> None:
