@@ -74,8 +74,8 @@ MARKERS = 6
 DPI = 100
 #: the rating axis spans at least this much, so one game or a flat run is not stretched into a cliff
 MIN_RATING_SPAN = 100
-#: the time axis spans at least a week, so a first game's date reads as a date, not an hour
-MIN_TIME_SPAN = 7 * 86400.0
+#: the time axis spans at least three days, so a first game's date reads as a date, not an hour of the day
+MIN_TIME_SPAN = 3 * 86400.0
 
 
 def rating_chart(series: Mapping[str, Sequence[tuple[float, int]]], *, player: str, now: float | None = None) -> bytes:
