@@ -88,7 +88,7 @@ def rating_chart(series: Mapping[str, Sequence[tuple[float, int]]], *, player: s
     unknown = sorted(set(series) - set(STYLES))
     if unknown:
         raise ValueError(f"no chart style for {', '.join(map(repr, unknown))} (games: {', '.join(STYLES)})")
-    lines = {game: list(series[game]) for game in STYLES if series.get(game)}
+    lines = {game: sorted(series[game], key=lambda point: point[0]) for game in STYLES if series.get(game)}
 
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -239,12 +239,11 @@ def _shown_name(player: str) -> str:
 
 @functools.cache
 def _drawable_characters() -> frozenset[int]:
-    """The code points matplotlib's bundled DejaVu Sans has glyphs for."""
+    """The code points the title's font (matplotlib's default, its bundled DejaVu Sans) has glyphs for."""
     from matplotlib import font_manager
     from matplotlib.ft2font import FT2Font
 
-    path = font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans"), fallback_to_default=True)
-    return frozenset(FT2Font(path).get_charmap())
+    return frozenset(FT2Font(font_manager.findfont(font_manager.FontProperties())).get_charmap())
 
 
 def _rgb(colour: Colour) -> tuple[float, float, float]:

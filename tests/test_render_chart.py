@@ -209,6 +209,8 @@ def test_the_same_ratings_give_the_same_bytes_on_any_thread() -> None:
     cases = [busy(), {"Druid": walk(9, 12, NOW - 40 * DAY, NOW)}, {}, {"Drogo": [(NOW - 3600, 1512)]}]
     alone = [rating_chart(series, player=f"p{k}", now=NOW) for k, series in enumerate(cases)]
     assert alone[0] == rating_chart(cases[0], player="p0", now=NOW)
+    shuffled = {game: random.Random(7).sample(points, len(points)) for game, points in cases[0].items()}
+    assert rating_chart(shuffled, player="p0", now=NOW) == alone[0]  # drawn in time order whatever the order given
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda k: rating_chart(cases[k], player=f"p{k}", now=NOW), range(4)))
     assert together == alone
