@@ -17,7 +17,18 @@ from pathlib import Path
 
 from bench.common import Row
 
-GROUPS = ("store", "console", "backgammon", "druid", "drogo", "dragons", "render", "discord", "correspondence")
+GROUPS = (
+    "store",
+    "console",
+    "backgammon",
+    "druid",
+    "drogo",
+    "dragons",
+    "render",
+    "chart",
+    "discord",
+    "correspondence",
+)
 RESULTS = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 
 
