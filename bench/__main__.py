@@ -25,6 +25,7 @@ GROUPS = (
     "drogo",
     "dragons",
     "render",
+    "chart",
     "discord",
     "correspondence",
     "ratings",

@@ -213,14 +213,23 @@ def test_pbm_do_json_and_exit_codes(tmp_path: Path) -> None:
     assert moved.returncode == 0 and "alice played a1" in moved.stdout
 
 
-def test_pbm_do_imports_nothing_of_discord(tmp_path: Path) -> None:
-    code = (
-        "import sys; from bot.cli import main; "
-        f"main(['do', '--db', {str(tmp_path / 'x.sqlite3')!r}, 'druid challenge alice bob']); "
-        "print('discord' in sys.modules, 'asyncpg' in sys.modules)"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip().endswith("False False")
+def test_pbm_do_moves_and_shows_import_nothing_of_discord_postgres_or_matplotlib(tmp_path: Path) -> None:
+    """A challenge, a move and a board shown load neither front's nor the chart's heavy libraries: matplotlib
+    alone costs about a third of a second, and only a profile's chart needs it."""
+    db = str(tmp_path / "x.sqlite3")
+
+    def loaded_after(command: str) -> str:
+        code = (
+            "import sys; from bot.cli import main; "
+            f"main(['do', '--db', {db!r}, {command!r}]); "
+            "print(*(name in sys.modules for name in ('discord', 'asyncpg', 'matplotlib')))"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        assert "alice" in done.stdout, done.stdout
+        return done.stdout.strip().splitlines()[-1]
+
+    for command in ("druid challenge alice bob", "druid move 1 alice c3", "druid show 1"):
+        assert loaded_after(command) == "False False False", command
 
 
 def test_pbm_run_without_a_token_points_to_the_console(tmp_path: Path) -> None:

@@ -32,13 +32,13 @@ async def test_resign_in_the_thread_ends_the_game_and_pings_nobody(discord_world
         final = table.last_post()
         again = await w.fake.reply(await w.fake.slash(w.bob, w.channel, "resign", {"game": 1}))
         row = await bot.actions.store.load_game(1)
-    assert stranger.ephemeral and stranger.content == "carol is not playing in game 1"
-    assert nowhere.ephemeral and nowhere.content.startswith("which game?")
+    assert stranger.ephemeral and stranger.text() == "carol is not playing in game 1"
+    assert nowhere.ephemeral and nowhere.text().startswith("which game?")
     assert len(w.fake.channel_log(table.thread.id)) == posts + 1
-    assert resigned.ephemeral and resigned.content.startswith("Done in")
-    assert final.content.startswith("alice resigned") and "bob won" in final.content
+    assert resigned.ephemeral and resigned.text().startswith("Done in")
+    assert final.layout and final.text().startswith("### Druid 1: bob won") and "alice resigned" in final.text()
     assert final.pinged == [] and final.silent and final.custom_ids() == ["pbm:r:1"]
-    assert again.content == "game 1 is over"
+    assert again.text() == "game 1 is over"
     assert row.status == "finished"
 
 
@@ -60,9 +60,9 @@ async def test_move_suggestions_are_the_callers_legal_moves_at_most_25(discord_w
     assert [c["value"] for c in prefixed] == [f"c{n}" for n in range(1, 9)]
     assert [c["value"] for c in by_game] == [f"h{n}" for n in range(1, 9)]
     assert no_game == [] and carols_games == []
-    assert listed.ephemeral and listed.content.splitlines()[1:] == [f"a{n}" for n in range(1, 9)]
-    assert "legal move(s) for alice" in listed.content
-    assert full.content.splitlines()[1:] == legal.items  # /moves lists them all, like the console
+    assert listed.ephemeral and listed.text().splitlines()[1:] == [f"a{n}" for n in range(1, 9)]
+    assert "legal move(s) for alice" in listed.text()
+    assert full.text().splitlines()[1:] == legal.items  # /moves lists them all, like the console
 
 
 async def test_games_lists_a_members_running_and_finished_games(discord_world: World, tmp_path: Path) -> None:
@@ -79,9 +79,9 @@ async def test_games_lists_a_members_running_and_finished_games(discord_world: W
             await fake.slash(w.carol, w.channel, "games", {"player": w.alice, "finished": True})
         )
         both = await fake.reply(await fake.slash(w.alice, w.channel, "games", {"waiting": True, "finished": True}))
-    assert running.ephemeral and "druid 2:" in running.content and "druid 1:" not in running.content
-    assert "druid 1:" in finished.content and "druid 2:" not in finished.content
-    assert both.content.startswith("choose `waiting` or `finished`")
+    assert running.ephemeral and "druid 2:" in running.text() and "druid 1:" not in running.text()
+    assert "druid 1:" in finished.text() and "druid 2:" not in finished.text()
+    assert both.text().startswith("choose `waiting` or `finished`")
 
 
 async def test_board_mistakes_are_answered_privately(discord_world: World, tmp_path: Path) -> None:
@@ -99,11 +99,11 @@ async def test_board_mistakes_are_answered_privately(discord_world: World, tmp_p
     for interaction in asks.values():
         assert interaction.original_id is not None and fake.messages[interaction.original_id].deleted
     assert all(a.ephemeral for a in answers.values())
-    assert answers["no game"].content.startswith("which game?")
-    assert answers["unknown"].content == "there is no game 99"
-    assert "there is no move 5" in answers["too far"].content
+    assert answers["no game"].text().startswith("which game?")
+    assert answers["unknown"].text() == "there is no game 99"
+    assert "there is no move 5" in answers["too far"].text()
     assert not in_thread.ephemeral and [a.filename for a in in_thread.attachments] == ["druid-1.png"]
-    assert [m.content for m in fake.channel_log(w.channel) if "no game" in m.content or "no move" in m.content] == []
+    assert [m.text() for m in fake.channel_log(w.channel) if "no game" in m.text() or "no move" in m.text()] == []
 
 
 async def test_spectators_follow_by_dm_and_unwatch_stops_it(discord_world: World, tmp_path: Path) -> None:
@@ -118,12 +118,12 @@ async def test_spectators_follow_by_dm_and_unwatch_stops_it(discord_world: World
         dms = await fake.wait_for(lambda: fake.dms(w.carol), what="spectator DM")
         stopped = await fake.reply(await fake.slash(w.carol, w.channel, "unwatch", {"game": 1}))
         await table.move_and_wait(w.bob, "d4")
-    assert unknown.ephemeral and unknown.content == "there is no game 99"
-    assert never.content == "you are not watching game 1; nothing to stop"
-    assert watching.content == "You are watching game 1 (dm)."
+    assert unknown.ephemeral and unknown.text() == "there is no game 99"
+    assert never.text() == "you are not watching game 1; nothing to stop"
+    assert watching.text() == "You are watching game 1 (dm)."
     assert turn.pinged == [w.bob]
-    assert len(dms) == 1 and dms[0].content.startswith("Game 1:\nalice played c3")
-    assert stopped.content == "You no longer watch game 1."
+    assert len(dms) == 1 and dms[0].text().startswith("Game 1:\nalice played c3")
+    assert stopped.text() == "You no longer watch game 1."
     assert len(fake.dms(w.carol)) == 1
 
 
@@ -138,8 +138,8 @@ async def test_turn_dms_stop_when_switched_off(discord_world: World, tmp_path: P
         off = await fake.reply(await fake.slash(w.bob, w.channel, "notify", {"dm": "off"}))
         await table.move_and_wait(w.bob, "d4")
         turn = await table.move_and_wait(w.alice, "b2")
-    assert on.content == "DMs about your turns are on." and off.content == "DMs about your turns are off."
-    assert [m.content.splitlines()[0] for m in fake.dms(w.bob)] == ["Your move in game 1:"]
+    assert on.text() == "DMs about your turns are on." and off.text() == "DMs about your turns are off."
+    assert [m.text().splitlines()[0] for m in fake.dms(w.bob)] == ["Your move in game 1:"]
     assert turn.pinged == [w.bob]
 
 
@@ -164,12 +164,12 @@ async def test_backgammon_cube_buttons_double_and_drop(discord_world: World, tmp
         dropped = await fake.reply(await fake.click(mover, offer, drop))
         final = table.last_post()
         row = await bot.actions.store.load_game(1)
-    assert stranger.content == "carol is not playing in game 1"
-    assert doubled.content.startswith("Done") and "doubles to 2" in offer.content
+    assert stranger.text() == "carol is not playing in game 1"
+    assert doubled.text().startswith("Done") and "doubles to 2" in offer.text()
     assert offer.pinged == [mover] and {"take", "drop"} <= set(words) and not {"double", "roll"} & set(words)
-    assert "not your turn" in wrong_side.content
-    assert dropped.content.startswith("Done") and final.id != offer.id
-    assert final.pinged == [] and final.custom_ids() == ["pbm:r:1"] and "won" in final.content
+    assert "not your turn" in wrong_side.text()
+    assert dropped.text().startswith("Done") and final.id != offer.id
+    assert final.pinged == [] and final.custom_ids() == ["pbm:r:1"] and "won" in final.text()
     assert row.status == "finished"
 
 
@@ -185,9 +185,9 @@ async def test_druids_walk_steps_through_discord(discord_world: World, tmp_path:
         await table.move_and_wait(w.bob, "e5")
         steps = await fake.autocomplete(w.alice, table.thread.id, "move", {"move": "n"}, "move")
         stepped = await table.move_and_wait(w.alice, "n")
-    assert blocked.ephemeral and "bare ground" in blocked.content
+    assert blocked.ephemeral and "bare ground" in blocked.text()
     assert [c["value"] for c in steps] == ["n"]
-    assert "alice played n" in stepped.content and "C2" in stepped.content and stepped.pinged == [w.bob]
+    assert "alice played n" in stepped.text() and "C2" in stepped.text() and stepped.pinged == [w.bob]
 
 
 async def test_a_four_player_drogo_game_waits_for_every_acceptance(discord_world: World, tmp_path: Path) -> None:
@@ -202,11 +202,11 @@ async def test_a_four_player_drogo_game_waits_for_every_acceptance(discord_world
         thread = await fake.wait_for(lambda: next(iter(fake.threads.values()), None), what="thread")
         opening = await fake.wait_for(lambda: fake.channel_log(thread.id), what="opening board")
     assert sorted(posted.pinged) == sorted([w.bob, w.carol, dave])
-    assert answers[0].content == "bob accepted challenge 1; waiting for carol, dave"
-    assert answers[1].content == "dave accepted challenge 1; waiting for carol"
+    assert answers[0].text() == "bob accepted challenge 1; waiting for carol, dave"
+    assert answers[1].text() == "dave accepted challenge 1; waiting for carol"
     assert threads_before_last == 0
     assert sorted(thread.members) == sorted([w.alice, w.bob, w.carol, dave])
-    assert opening[0].pinged == [w.alice] and "Drogo game 1 started: alice, bob, carol, dave" in opening[0].content
+    assert opening[0].pinged == [w.alice] and "Drogo game 1 started: alice, bob, carol, dave" in opening[0].text()
 
 
 async def test_bots_and_bad_options_are_refused_before_anything_is_posted(discord_world: World, tmp_path: Path) -> None:
@@ -223,7 +223,7 @@ async def test_bots_and_bad_options_are_refused_before_anything_is_posted(discor
         {"game": "backgammon", "opponent": w.bob, "opponent2": w.carol},
     ]
     async with pbm_running(fake, tmp_path / "pbm.sqlite3") as bot:
-        answers = [(await fake.reply(await fake.slash(w.alice, w.channel, "challenge", t))).content for t in tries]
+        answers = [(await fake.reply(await fake.slash(w.alice, w.channel, "challenge", t))).text() for t in tries]
         challenges = await bot.actions.store.open_challenges()
     assert answers == [
         "other bots cannot play; challenge a person, or me for a computer opponent",
@@ -274,8 +274,8 @@ async def test_only_the_challenger_can_withdraw_a_challenge(discord_world: World
         by_alice = await fake.reply(await fake.click(w.alice, posted, "pbm:c:1:withdraw"))
         await fake.wait_for(lambda: posted.components == [], what="buttons removed")
         row = await bot.actions.store.load_challenge(1)
-    assert by_bob.ephemeral and by_bob.content == "only alice can cancel challenge 1"
-    assert by_carol.content == "only alice can cancel challenge 1"
+    assert by_bob.ephemeral and by_bob.text() == "only alice can cancel challenge 1"
+    assert by_carol.text() == "only alice can cancel challenge 1"
     assert by_alice.ephemeral and row.status == "cancelled" and fake.threads == {}
 
 
@@ -293,9 +293,9 @@ async def test_replay_posts_an_animated_gif_and_the_game_over_button_does_too(
         await fake.reply(await fake.slash(w.alice, table.thread.id, "resign"))
         final = table.last_post()
         pressed = await fake.reply(await fake.click(w.carol, final, "pbm:r:1"))
-    assert not replay.ephemeral and replay.content.startswith("Druid game 1, moves 0 to 2")
+    assert not replay.ephemeral and replay.text().startswith("Druid game 1, moves 0 to 2")
     assert [a.filename for a in replay.attachments] == ["druid-1-replay.gif"]
     assert replay.attachments[0].data.startswith(b"GIF89a")
-    assert wrong.ephemeral and "choose a range inside it" in wrong.content
+    assert wrong.ephemeral and "choose a range inside it" in wrong.text()
     assert final.custom_ids() == ["pbm:r:1"]
     assert pressed.attachments and pressed.attachments[0].data.startswith(b"GIF89a")

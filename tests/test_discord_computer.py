@@ -25,7 +25,7 @@ async def test_challenging_the_bot_starts_a_game_it_plays_at_once(discord_world:
         opening = await fake.wait_for(lambda: fake.channel_log(thread.id), what="opening board")
         await fake.reply(await fake.slash(w.alice, thread.id, "move", {"move": "c3"}))
         reply_post = await fake.wait_for(
-            lambda: next((m for m in fake.channel_log(thread.id) if "ai:1 played" in m.content), None),
+            lambda: next((m for m in fake.channel_log(thread.id) if "ai:1 played" in m.text()), None),
             timeout=30,
             what="the computer's reply",
         )
@@ -33,11 +33,11 @@ async def test_challenging_the_bot_starts_a_game_it_plays_at_once(discord_world:
         refused = await fake.reply(
             await fake.slash(w.bob, w.channel, "challenge", {"game": "druid", "opponent": w.alice, "level": 3})
         )
-    assert started.ephemeral and "Druid game 1 started: alice, ai:1" in started.content
-    assert "Druid game 1 started: alice, ai:1" in opening[0].content and opening[0].pinged == [w.alice]
-    assert "alice played c3" in reply_post.content and reply_post.pinged == [w.alice]
+    assert started.ephemeral and "Druid game 1 started: alice, ai:1" in started.text()
+    assert "Druid game 1 started: alice, ai:1" in opening[0].text() and opening[0].pinged == [w.alice]
+    assert "alice played c3" in reply_post.text() and reply_post.pinged == [w.alice]
     assert shown.move_number == 2 and shown.to_move == "alice"
-    assert refused.ephemeral and "`level` is for challenging me" in refused.content
+    assert refused.ephemeral and "`level` is for challenging me" in refused.text()
 
 
 async def test_a_computer_turn_left_by_a_restart_is_played_by_the_sweep_once(
@@ -57,7 +57,7 @@ async def test_a_computer_turn_left_by_a_restart_is_played_by_the_sweep_once(
         raw.execute("UPDATE games SET updated_at = updated_at - 3600")
     async with pbm_running(fake, db) as bot:  # the sweep at start takes the computer's turn up
         await fake.wait_for(
-            lambda: next((m for m in fake.channel_log(thread.id) if "ai:2 played" in m.content), None),
+            lambda: next((m for m in fake.channel_log(thread.id) if "ai:2 played" in m.text()), None),
             timeout=30,
             what="the computer's reply after the restart",
         )
@@ -67,5 +67,5 @@ async def test_a_computer_turn_left_by_a_restart_is_played_by_the_sweep_once(
         log = await bot.actions.store.log(1)
     assert shown.to_move == "alice" and shown.move_number == 2
     assert [(e.player_id, e.number) for e in log] == [("alice", 1), ("ai:2", 2)]
-    replies = [m for m in fake.channel_log(thread.id) if "ai:2 played" in m.content]
+    replies = [m for m in fake.channel_log(thread.id) if "ai:2 played" in m.text()]
     assert len(replies) == 1 and replies[0].pinged == [w.alice]

@@ -27,14 +27,14 @@ async def test_a_challenge_pings_the_challenged_and_only_they_can_accept(discord
         thread = await fake.wait_for(lambda: next(iter(fake.threads.values()), None), what="thread")
         opening = await fake.wait_for(lambda: fake.channel_log(thread.id), what="opening board")
         edited = await fake.wait_for(lambda: challenge.components == [] and challenge, what="challenge closed")
-    assert reply.ephemeral and reply.content == "Challenge 1 posted."
-    assert challenge.pinged == [w.bob] and "alice (1000?) challenges bob (1000?) to Druid" in challenge.content
+    assert reply.ephemeral and reply.text() == "Challenge 1 posted."
+    assert challenge.pinged == [w.bob] and "alice (1000?) challenges bob (1000?) to Druid" in challenge.text()
     assert buttons == ["pbm:c:1:accept", "pbm:c:1:decline", "pbm:c:1:withdraw"]
-    assert stranger.ephemeral and stranger.content == "challenge 1 is not addressed to you"
-    assert accepted.ephemeral and f"<#{thread.id}>" in accepted.content
+    assert stranger.ephemeral and stranger.text() == "challenge 1 is not addressed to you"
+    assert accepted.ephemeral and f"<#{thread.id}>" in accepted.text()
     assert thread.parent_id == w.channel and sorted(thread.members) == sorted([w.alice, w.bob])
-    assert "Game 1 started." in edited.content
-    assert opening[0].pinged == [w.alice] and "Druid game 1 started: alice, bob" in opening[0].content
+    assert "Game 1 started." in edited.text()
+    assert opening[0].pinged == [w.alice] and "Druid game 1 started: alice, bob" in opening[0].text()
 
 
 async def test_a_declined_challenge_closes_without_a_game(discord_world: World, tmp_path: Path) -> None:
@@ -45,8 +45,8 @@ async def test_a_declined_challenge_closes_without_a_game(discord_world: World, 
         challenge = fake.channel_log(w.channel)[-1]
         answer = await fake.reply(await fake.click(w.bob, challenge, "pbm:c:1:decline"))
         await fake.wait_for(lambda: challenge.components == [], what="buttons removed")
-    assert answer.content == "bob declined challenge 1"
-    assert "bob declined challenge 1" in challenge.content
+    assert answer.text() == "bob declined challenge 1"
+    assert "bob declined challenge 1" in challenge.text()
     assert challenge.components == [] and fake.threads == {}
 
 
@@ -58,8 +58,8 @@ async def test_an_illegal_move_is_refused_privately_and_changes_nothing(discord_
         wrong_turn = await table.move(w.bob, "a1")
         off_board = await table.move(w.alice, "z9")
         shown = await bot.actions.show(1)
-    assert wrong_turn.ephemeral and "not your turn" in wrong_turn.content.lower()
-    assert off_board.ephemeral and "z9" in off_board.content
+    assert wrong_turn.ephemeral and "not your turn" in wrong_turn.text().lower()
+    assert off_board.ephemeral and "z9" in off_board.text()
     assert len(w.fake.channel_log(table.thread.id)) == posts
     assert shown.move_number == 0
 
@@ -74,7 +74,7 @@ async def test_a_move_posts_one_board_message_pinging_only_the_next_player(
         reply = await table.move(w.alice, "c3")
         turn = table.last_post()
     assert [c["value"] for c in choices][:3] == ["c1", "c2", "c3"] and len(choices) <= 25
-    assert reply.ephemeral and reply.content.startswith("Done in")
+    assert reply.ephemeral and reply.text().startswith("Done in")
     assert "alice played c3" in turn.text() and turn.pinged == [w.bob]
     assert [a.filename for a in turn.attachments] == ["druid-1.png"]
     assert turn.attachments[0].data.startswith(b"\x89PNG")
@@ -92,9 +92,9 @@ async def test_a_strangers_button_press_is_refused_and_a_double_click_applies_on
         first = await w.fake.reply(await w.fake.click(w.alice, opening, button))
         second = await w.fake.reply(await w.fake.click(w.alice, opening, button))
         history = await bot.actions.history(1)
-    assert stranger.ephemeral and stranger.content == "carol is not playing in game 1"
-    assert first.content.startswith("Done")
-    assert second.ephemeral and "the board has changed since you looked" in second.content
+    assert stranger.ephemeral and stranger.text() == "carol is not playing in game 1"
+    assert first.text().startswith("Done")
+    assert second.ephemeral and "the board has changed since you looked" in second.text()
     assert [line.split(": ", 1)[1] for line in history.items] == ["pass"]
 
 
@@ -112,7 +112,7 @@ async def test_a_full_backgammon_game_through_discord(discord_world: World, tmp_
         row = await bot.actions.store.load_game(1)
     assert row.status == "finished" and plies > 10
     assert "won" in final.text() and final.pinged == []
-    assert history.content.startswith("Backgammon game 1: alice, bob") or history.attachments
+    assert history.text().startswith("Backgammon game 1: alice, bob") or history.attachments
 
 
 async def test_a_three_player_game_starts_when_everyone_has_accepted(discord_world: World, tmp_path: Path) -> None:
@@ -127,7 +127,7 @@ async def test_a_three_player_game_starts_when_everyone_has_accepted(discord_wor
         await fake.reply(await fake.click(w.carol, challenge, "pbm:c:1:accept"))
         thread = await fake.wait_for(lambda: next(iter(fake.threads.values()), None), what="thread")
     assert sorted(challenge.pinged) == sorted([w.bob, w.carol])
-    assert first.content == "bob accepted challenge 1; waiting for carol" and threads_after_first == 0
+    assert first.text() == "bob accepted challenge 1; waiting for carol" and threads_after_first == 0
     assert sorted(thread.members) == sorted([w.alice, w.bob, w.carol])
 
 
@@ -143,9 +143,9 @@ async def test_help_games_and_history_answer_privately(discord_world: World, tmp
         nowhere = await fake.reply(await fake.slash(w.alice, w.channel, "move", {"move": "d4"}))
         suggestions = await fake.autocomplete(w.bob, w.channel, "move", {"move": "", "game": ""}, "game")
     assert rules.ephemeral and "Druid" in rules.text() and "Options" in rules.text()
-    assert games.ephemeral and "druid 1: move 1, alice, bob: bob's turn" in games.content
-    assert history.ephemeral and "1. alice: c3" in history.content
-    assert nowhere.content.startswith("which game?")
+    assert games.ephemeral and "druid 1: move 1, alice, bob: bob's turn" in games.text()
+    assert history.ephemeral and "1. alice: c3" in history.text()
+    assert nowhere.text().startswith("which game?")
     assert [c["value"] for c in suggestions] == [1]
 
 
@@ -164,6 +164,6 @@ async def test_backgammon_manual_mode_brings_roll_and_double_buttons(discord_wor
             await w.fake.click(waiting, turn, next(c for c in turn.custom_ids() if c.endswith(":roll")))
         )
         after = table.last_post()
-    assert manual.content.startswith("Done")
+    assert manual.text().startswith("Done")
     assert turn.pinged == [waiting] and buttons == ["greedy", "manual", "roll", "double"]
-    assert rolled.content.startswith("Done") and "roll" in after.content.lower()
+    assert rolled.text().startswith("Done") and "roll" in after.text().lower()

@@ -15,11 +15,7 @@ pytest_plugins = ["tests.fakediscord.fixtures"]
 
 def menu_of(message) -> dict | None:
     """The select menu of a message's components, if it has one."""
-    for row in message.components:
-        for item in row.get("components", []):
-            if item.get("type") == 3:
-                return item
-    return None
+    return next((item for item in message.all_components() if item.get("type") == 3), None)
 
 
 async def test_few_legal_moves_come_as_a_menu_only_the_player_to_move_can_use(
@@ -35,9 +31,7 @@ async def test_few_legal_moves_come_as_a_menu_only_the_player_to_move_can_use(
         assert menu is not None and 0 < len(legal) <= 25 and buttons == ["greedy", "manual"]
         assert menu["custom_id"] == "pbm:s:1:1" and [o["value"] for o in menu["options"]] == legal
         stranger = await w.fake.reply(await w.fake.select(w.bob, opening, "pbm:s:1:1", [legal[0]]))
-        assert (
-            stranger.ephemeral and stranger.content == "only the player to move can use this menu (alice chooses now)"
-        )
+        assert stranger.ephemeral and stranger.text() == "only the player to move can use this menu (alice chooses now)"
         assert (await bot.actions.show(1)).move_number == 0
         before = opening.id
         chosen = await w.fake.reply(await w.fake.select(w.alice, opening, "pbm:s:1:1", [legal[-1]]))
@@ -45,8 +39,8 @@ async def test_few_legal_moves_come_as_a_menu_only_the_player_to_move_can_use(
         # bob, now to move, on the old menu of alice's turn: the #1 guard refuses it
         again = await w.fake.reply(await w.fake.select(w.bob, opening, "pbm:s:1:1", [legal[0]]))
         shown = await bot.actions.show(1)
-    assert chosen.ephemeral and f"alice played {legal[-1]}" in turn.content and turn.pinged == [w.bob]
-    assert again.ephemeral and "the board has changed since you looked" in again.content
+    assert chosen.ephemeral and f"alice played {legal[-1]}" in turn.text() and turn.pinged == [w.bob]
+    assert again.ephemeral and "the board has changed since you looked" in again.text()
     assert shown.move_number == 1
 
 
@@ -69,9 +63,9 @@ async def test_show_board_on_any_message_of_a_game_thread_answers_privately(
         shown = await w.fake.reply(await w.fake.message_command(w.carol, first, "Show board"))
         challenge = w.fake.channel_log(w.channel)[0]
         elsewhere = await w.fake.reply(await w.fake.message_command(w.carol, challenge, "Show board"))
-    assert shown.ephemeral and "Druid: bob to move (move 2)" in shown.content
+    assert shown.ephemeral and "Druid: bob to move (move 2)" in shown.text()
     assert [a.filename for a in shown.attachments] == ["druid-1.png"]
-    assert elsewhere.ephemeral and elsewhere.content == "this message is not in a game's thread"
+    assert elsewhere.ephemeral and elsewhere.text() == "this message is not in a game's thread"
 
 
 async def test_analyze_rates_a_finished_backgammon_game_and_refuses_a_running_one(
@@ -88,8 +82,8 @@ async def test_analyze_rates_a_finished_backgammon_game_and_refuses_a_running_on
             assert player is not None
             await bot.actions.move(1, player, shown.legal_move_texts()[0])
         done = await w.fake.reply(await w.fake.slash(w.carol, table.thread.id, "analyze", {}))
-    assert running.ephemeral and running.content == "game 1 is still being played: it can be analysed once it is over"
-    text = done.content + "".join(a.data.decode() for a in done.attachments)
+    assert running.ephemeral and running.text() == "game 1 is still being played: it can be analysed once it is over"
+    text = done.text() + "".join(a.data.decode() for a in done.attachments)
     if has_gnubg():
         assert "analysed by GNU Backgammon" in text and "alice:" in text and "error rate" in text
     else:

@@ -38,7 +38,7 @@ async def test_pbm_run_connects_from_env_answers_and_exits_cleanly_on_sigterm(
         if process.returncode is None:
             process.kill()
             await process.wait()
-    assert "Games: backgammon, dragons, drogo, druid" in reply.content
+    assert "Games: backgammon, dragons, drogo, druid" in reply.text()
     assert process.returncode == 0
     assert b"Traceback" not in stderr and b"Unclosed" not in stderr
     assert [s.guild_id for s in w.fake.syncs] == [None]

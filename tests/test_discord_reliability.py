@@ -42,8 +42,8 @@ async def test_a_slow_render_still_acknowledges_within_three_seconds(discord_wor
         reply = await w.fake.reply(interaction, timeout=10)
     assert interaction.ack_latency is not None and interaction.ack_latency < 1.0
     assert interaction.response_type == 5
-    assert "alice played c3" in turn.content and turn.pinged == [w.bob]
-    assert reply.content.startswith("Done")
+    assert "alice played c3" in turn.text() and turn.pinged == [w.bob]
+    assert reply.text().startswith("Done")
 
 
 async def test_after_a_restart_the_game_continues_and_old_buttons_work(discord_world: World, tmp_path: Path) -> None:
@@ -58,7 +58,7 @@ async def test_after_a_restart_the_game_continues_and_old_buttons_work(discord_w
         reply = await w.fake.reply(await w.fake.click(w.bob, turn, swap))
         after = table.last_post()
         history = await second.actions.history(1)
-    assert reply.content.startswith("Done") and after.id != turn.id
+    assert reply.text().startswith("Done") and after.id != turn.id
     assert [line.split(": ", 1)[1] for line in history.items] == ["c3", "swap"]
     assert second.synced is False and len(w.fake.syncs) == 1
 
@@ -75,10 +75,10 @@ async def test_closed_dms_fall_back_to_the_thread_and_are_remembered(discord_wor
         second = await table.move(w.bob, "d4")
         third = await table.move(w.alice, "b2")
         setting = await bot.actions.store.get_setting("bob", "notify_dm")
-    assert "bob does not accept DMs" in first.content and turn.pinged == [w.bob]
-    assert setting == "closed" and "DMs" not in third.content
-    assert [m.content.splitlines()[0] for m in w.fake.dms(w.alice)] == ["Your move in game 1:"] * 2
-    assert second.content.startswith("Done")
+    assert "bob does not accept DMs" in first.text() and turn.pinged == [w.bob]
+    assert setting == "closed" and "DMs" not in third.text()
+    assert [m.text().splitlines()[0] for m in w.fake.dms(w.alice)] == ["Your move in game 1:"] * 2
+    assert second.text().startswith("Done")
     dm_attempts = [r for r in w.fake.requests if r.route == THREAD_POSTS and r.status == 403]
     assert len(dm_attempts) == 1
 
@@ -96,7 +96,7 @@ async def test_a_missing_permission_is_explained_and_the_board_posted_once_grant
         await bot.sweep()
         thread = next(iter(w.fake.threads.values()))
         board = w.fake.channel_log(thread.id)
-    assert "Create Public Threads" in accepted.content and accepted.ephemeral
+    assert "Create Public Threads" in accepted.text() and accepted.ephemeral
     assert game.ok and game.move_number == 0
     assert len(board) == 1 and board[0].pinged == [w.alice]
 
@@ -113,9 +113,9 @@ async def test_a_refused_board_post_is_explained_and_posted_by_the_next_sweep(
         await bot.sweep()
         repost = table.last_post()
         moved = await bot.actions.show(1)
-    assert "permission" in reply.content and reply.content.startswith("Done")
+    assert "permission" in reply.text() and reply.text().startswith("Done")
     assert moved.move_number == 1 and posts_after_failure == 1
-    assert "Druid: bob to move (move 2)" in repost.content and repost.pinged == [w.bob]
+    assert "Druid 1: bob to move (move 2)" in repost.text() and repost.pinged == [w.bob]
 
 
 async def test_an_injected_429_delays_but_does_not_lose_or_double_the_board(
@@ -130,8 +130,8 @@ async def test_an_injected_429_delays_but_does_not_lose_or_double_the_board(
         r.status for r in w.fake.requests if r.route == THREAD_POSTS and r.params["channel_id"] == str(table.thread.id)
     ]
     assert statuses[-2:] == [429, 200]
-    assert "alice played c3" in turn.content
-    assert sum("alice played c3" in m.content for m in w.fake.channel_log(table.thread.id)) == 1
+    assert "alice played c3" in turn.text()
+    assert sum("alice played c3" in m.text() for m in w.fake.channel_log(table.thread.id)) == 1
 
 
 async def test_an_archived_thread_is_reopened_and_a_deleted_one_recreated(discord_world: World, tmp_path: Path) -> None:
@@ -148,8 +148,8 @@ async def test_an_archived_thread_is_reopened_and_a_deleted_one_recreated(discor
     assert row.thread_id != table.thread.id and row.thread_id in w.fake.threads
     new_thread = w.fake.threads[row.thread_id]
     assert sorted(new_thread.members) == sorted([w.alice, w.bob])
-    assert "bob played d4" in w.fake.channel_log(row.thread_id)[0].content
-    assert f"<#{row.thread_id}>" in reply.content
+    assert "bob played d4" in w.fake.channel_log(row.thread_id)[0].text()
+    assert f"<#{row.thread_id}>" in reply.text()
 
 
 async def test_spectators_watch_by_mention_and_boards_are_shown_silently(discord_world: World, tmp_path: Path) -> None:
@@ -161,10 +161,10 @@ async def test_spectators_watch_by_mention_and_boards_are_shown_silently(discord
         await w.fake.reply(await w.fake.slash(w.carol, w.channel, "unwatch", {"game": 1}))
         quiet = await table.move_and_wait(w.bob, "d4")
         board = await w.fake.reply(await w.fake.slash(w.carol, w.channel, "board", {"game": 1, "at": 1}))
-    assert watching.content == "You are watching game 1 (mention)."
+    assert watching.text() == "You are watching game 1 (mention)."
     assert sorted(turn.pinged) == sorted([w.bob, w.carol])
     assert quiet.pinged == [w.alice]
-    assert board.pinged == [] and not board.ephemeral and "game 1 after move 1" in board.content
+    assert board.pinged == [] and not board.ephemeral and "game 1 after move 1" in board.text()
 
 
 async def test_a_challenge_in_a_channel_the_bot_cannot_post_in_is_withdrawn(
@@ -176,7 +176,7 @@ async def test_a_challenge_in_a_channel_the_bot_cannot_post_in_is_withdrawn(
         values = {"game": "druid", "opponent": w.bob}
         reply = await w.fake.reply(await w.fake.slash(w.alice, w.channel, "challenge", values))
         row = await bot.actions.store.load_challenge(1)
-    assert "Send Messages" in reply.content and reply.ephemeral
+    assert "Send Messages" in reply.text() and reply.ephemeral
     assert row.status == "cancelled" and w.fake.channel_log(w.channel) == []
 
 
@@ -194,11 +194,12 @@ async def test_without_attach_files_the_turn_goes_out_with_a_text_board(discord_
         w.fake.allow(w.channel)
         await bot.sweep()
         repost = table.last_post()
-    assert reply.content.startswith("Done") and "**Attach Files**" in reply.content
+    assert reply.text().startswith("Done") and "**Attach Files**" in reply.text()
     assert "alice played c3" in turn.content and "```" in turn.content and turn.attachments == []
+    assert not turn.layout and repost.layout  # the text board goes plainly; the picture in a layout once allowed
     assert turn.pinged == [w.bob] and turn.id != repost.id
-    assert "**Send Messages in Threads**" in refused.content and posts == 2
-    assert "Druid: alice to move (move 3)" in repost.content and [a.filename for a in repost.attachments] == [
+    assert "**Send Messages in Threads**" in refused.text() and posts == 2
+    assert "Druid 1: alice to move (move 3)" in repost.text() and [a.filename for a in repost.attachments] == [
         "druid-1.png"
     ]
 
@@ -215,9 +216,9 @@ async def test_a_board_refused_before_a_restart_is_posted_after_it(discord_world
     async with pbm_running(w.fake, db) as second:
         repost = await w.fake.next_message(table.thread.id, after=table.last_post().id, timeout=10)
         shown = await second.actions.show(1)
-    assert reply.content.startswith("Done") and "posted again" in reply.content and posts == 1
+    assert reply.text().startswith("Done") and "posted again" in reply.text() and posts == 1
     assert shown.move_number == 1
-    assert "Druid: bob to move (move 2)" in repost.content and repost.pinged == [w.bob]
+    assert "Druid 1: bob to move (move 2)" in repost.text() and repost.pinged == [w.bob]
 
 
 async def test_a_challenge_posted_before_a_restart_can_be_accepted_after_it(
@@ -232,8 +233,8 @@ async def test_a_challenge_posted_before_a_restart_can_be_accepted_after_it(
         accepted = await w.fake.reply(await w.fake.click(w.bob, challenge, "pbm:c:1:accept"))
         thread = await w.fake.wait_for(lambda: next(iter(w.fake.threads.values()), None), what="thread")
         opening = await w.fake.wait_for(lambda: w.fake.channel_log(thread.id), what="opening board")
-    assert f"<#{thread.id}>" in accepted.content
-    assert opening[0].pinged == [w.alice] and "Druid game 1 started" in opening[0].content
+    assert f"<#{thread.id}>" in accepted.text()
+    assert opening[0].pinged == [w.alice] and "Druid game 1 started" in opening[0].text()
 
 
 def test_the_loopback_endpoints_are_applied_only_when_set(tmp_path: Path) -> None:

@@ -109,7 +109,7 @@ async def test_guild_events_reach_only_the_bot_of_the_shard_that_owns_the_guild(
     assert sessions == {(0, 2), (1, 2)}
     assert [g.id for g in zero.guilds] == [w.guilds[0]] and [g.id for g in one.guilds] == [w.guilds[1]]
     assert zero.get_channel(added[1]) is None and one.get_channel(added[0]) is None
-    assert all("Games: backgammon, dragons, drogo, druid" in r.content for r in replies)
+    assert all("Games: backgammon, dragons, drogo, druid" in r.text() for r in replies)
     assert len(w.seen[0]) == 1 and len(w.seen[1]) == 1
 
 
@@ -124,8 +124,8 @@ async def test_a_game_in_a_guild_of_shard_1_is_played_and_posted_by_the_shard_1_
         second = await table.move_and_wait(w.bob, "d4")
         history = await zero.actions.history(1)  # the shared database: shard 0's process reads the game too
     thread = {table.thread.id, w.channels[1]}
-    assert "alice played c3" in first.content and first.pinged == [w.bob]
-    assert "bob played d4" in second.content and second.pinged == [w.alice]
+    assert "alice played c3" in first.text() and first.pinged == [w.bob]
+    assert "bob played d4" in second.text() and second.pinged == [w.alice]
     assert [line.split(": ", 1)[1] for line in history.items] == ["c3", "d4"]
     assert w.seen[0] == [] and len(w.seen[1]) == 4  # challenge, accept, two moves
     posts = [c for c in touched(w.calls[1], thread) if c[0] == "POST"]
@@ -146,8 +146,8 @@ async def test_a_turn_dm_goes_out_whichever_process_made_the_move(shards: Shards
         for table in tables:
             await table.move_and_wait(w.alice, "c3")
         await fake.wait_for(lambda: len(fake.dms(w.bob)) == 2, what="two turn DMs")
-        dms = [m.content.splitlines()[0] for m in fake.dms(w.bob)]
-    assert on.content == "DMs about your turns are on." and seen_zero == 1 and w.seen[1][:1] != []
+        dms = [m.text().splitlines()[0] for m in fake.dms(w.bob)]
+    assert on.text() == "DMs about your turns are on." and seen_zero == 1 and w.seen[1][:1] != []
     assert sorted(dms) == ["Your move in game 1:", "Your move in game 2:"]
     for shard in (0, 1):
         sent = [c for c in w.calls[shard] if c[0] == "POST" and c[2] == dm]
@@ -165,7 +165,7 @@ async def test_only_the_process_of_shard_0_pushes_the_slash_commands(shards: Sha
         await w.fake.wait_connected(shard=1)
         reply = await w.fake.reply(await w.fake.slash(w.alice, w.channels[1], "help"))
     assert [b.synced for b in bots] == [False, True]
-    assert len(w.fake.syncs) == 1 and "Games:" in reply.content
+    assert len(w.fake.syncs) == 1 and "Games:" in reply.text()
 
 
 async def test_two_processes_of_shard_0_started_together_push_the_commands_once(shards: Shards, tmp_path: Path) -> None:
@@ -205,11 +205,11 @@ async def test_the_sweep_in_both_processes_at_once_tells_each_warning_timeout_an
         timed_posts = fake.channel_log(timed.thread.id)[before[timed.thread.id] :]
         idle_posts = fake.channel_log(idle.thread.id)[before[idle.thread.id] :]
         row = await one.actions.store.load_game(1)
-    warnings = [m for m in timed_posts if "half your time is gone" in m.content]
-    timeouts = [m for m in timed_posts if "ran out of time" in m.content]
-    reminders = [m for m in idle_posts if "waiting for your move" in m.content]
-    assert len(warnings) == 1 and len(timeouts) == 1 and len(timed_posts) == 2, [m.content for m in timed_posts]
-    assert len(reminders) == 2 and len(idle_posts) == 2, [m.content for m in idle_posts]
+    warnings = [m for m in timed_posts if "half your time is gone" in m.text()]
+    timeouts = [m for m in timed_posts if "ran out of time" in m.text()]
+    reminders = [m for m in idle_posts if "waiting for your move" in m.text()]
+    assert len(warnings) == 1 and len(timeouts) == 1 and len(timed_posts) == 2, [m.text() for m in timed_posts]
+    assert len(reminders) == 2 and len(idle_posts) == 2, [m.text() for m in idle_posts]
     assert row.status == "finished"
 
 
@@ -226,7 +226,7 @@ async def test_one_bot_without_shard_ids_runs_every_shard_discord_recommends(sha
         sessions = sorted(s.shard for s in w.fake.sessions if s.shard is not None)
     assert bot.shard_count == 2 and sessions == [(0, 2), (1, 2)]
     assert sorted(g.id for g in bot.guilds) == sorted(w.guilds)
-    assert all("Games:" in r.content for r in replies) and bot.synced is True
+    assert all("Games:" in r.text() for r in replies) and bot.synced is True
 
 
 @pytest.mark.parametrize(

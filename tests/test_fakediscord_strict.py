@@ -6,58 +6,16 @@ straight to the fake's REST routes; the last test plays a game with the product 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import aiohttp
-
-from tests.fakediscord import payloads as p
 from tests.fakediscord.pbm import pbm_running, start_game
-from tests.fakediscord.records import Interaction
+from tests.fakediscord.rest import interaction, refused, send
 
 if TYPE_CHECKING:
-    from tests.fakediscord import FakeDiscord
     from tests.fakediscord.fixtures import World
 
 pytest_plugins = ["tests.fakediscord.fixtures"]
-
-
-async def send(
-    fake: FakeDiscord, method: str, path: str, body: Any = None, files: int = 0
-) -> tuple[int, dict[str, Any]]:
-    """One REST request as the bot makes it (JSON, or multipart with ``files`` uploads); status and JSON answer."""
-    headers = {"Authorization": f"Bot {fake.token}"}
-    async with aiohttp.ClientSession() as session:
-        if files:
-            form = aiohttp.FormData()
-            payload = {**body, "attachments": [{"id": i, "filename": f"f{i}.txt"} for i in range(files)]}
-            form.add_field("payload_json", json.dumps(payload))
-            for i in range(files):
-                form.add_field(f"files[{i}]", b"x", filename=f"f{i}.txt", content_type="text/plain")
-            request = session.request(method, fake.base_url + path, data=form, headers=headers)
-        else:
-            request = session.request(method, fake.base_url + path, json=body, headers=headers)
-        async with request as response:
-            text = await response.text()
-            return response.status, json.loads(text) if text else {}
-
-
-def refused(answer: tuple[int, dict[str, Any]], *path: str) -> bool:
-    """Whether the answer is Discord's 400 Invalid Form Body with an error at ``path`` of its errors tree."""
-    status, data = answer
-    node = data.get("errors") or {}
-    for key in path:
-        node = node.get(key) or {}
-    form_error = status == 400 and data.get("code") == 50035 and data.get("message") == "Invalid Form Body"
-    return form_error and "_errors" in node
-
-
-def interaction(fake: FakeDiscord, channel: int, user: int, kind: int = 2) -> Interaction:
-    """An interaction the fake knows, as if dispatched just now, so its callback and webhook routes answer."""
-    record = Interaction(p.snowflake(), f"token{len(fake.interactions)}", kind, user, channel, {}, fake._now())
-    fake.interactions[record.id] = record
-    return record
 
 
 def button(custom_id: str, label: str = "ok") -> dict[str, Any]:

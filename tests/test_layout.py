@@ -16,10 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: for each package, the top-level modules its code may not import (ours and third-party)
 FORBIDDEN = {
     "rules": {"ai", "bot", "data", "render", "PIL", "aiosqlite", "asyncio", "discord", "sqlite3", "time", "random"}
-    | {"io"},
+    | {"io", "matplotlib"},
     "render": {"ai", "bot", "data", "discord", "aiosqlite", "asyncio", "sqlite3"},
-    "data": {"ai", "bot", "render", "discord", "PIL"},
-    "ai": {"bot", "data", "render", "discord", "PIL", "aiosqlite", "asyncio", "sqlite3"},
+    "data": {"ai", "bot", "render", "discord", "PIL", "matplotlib"},
+    "ai": {"bot", "data", "render", "discord", "PIL", "aiosqlite", "asyncio", "sqlite3", "matplotlib"},
     "bot": set(),
 }
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.actions import Result
+from bot.discord.followups import answer, defer_publicly
 from rules.base import GameError
 
 if TYPE_CHECKING:
@@ -58,11 +59,11 @@ class ChallengeButton(
         act = {"accept": bot.actions.accept, "decline": bot.actions.decline, "withdraw": bot.actions.cancel}
         result = await act[self.action](self.challenge_id, player)
         if not result.ok:
-            await interaction.followup.send(result.message, ephemeral=True)
+            await answer(interaction, result.message, ephemeral=True)
             return
         await self._update_challenge_message(interaction, result)
         if result.game_id is None:
-            await interaction.followup.send(result.message, ephemeral=True)
+            await answer(interaction, result.message, ephemeral=True)
             return
         await bot.games.start_game(interaction, result)
 
@@ -137,12 +138,12 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pbm:
         player = await bot.front.player_id(interaction.user)
         chosen = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
         if not chosen:
-            await interaction.followup.send("no move chosen", ephemeral=True)
+            await answer(interaction, "no move chosen", ephemeral=True)
             return
         to_move = (await bot.actions.show(self.game_id)).to_move
         if player != to_move:
             who = f"{to_move} chooses" if to_move else "nobody chooses"
-            await interaction.followup.send(f"only the player to move can use this menu ({who} now)", ephemeral=True)
+            await answer(interaction, f"only the player to move can use this menu ({who} now)", ephemeral=True)
             return
         result = await bot.actions.move(self.game_id, player, f"{chosen[0]}#{self.number}")
         await bot.games.after_action(interaction, result)
@@ -165,7 +166,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
+        await defer_publicly(interaction)
         await _bot(interaction).games.post_replay(interaction, self.game_id)
 
 
@@ -194,27 +195,33 @@ def accepted_words(result: Result) -> list[str]:
     return [w for w, text in accepted.items() if text == w or text not in accepted]
 
 
-def move_view(result: Result) -> discord.ui.View | None:
-    """Buttons for the one-word commands the player to move can send, and a menu of the other legal moves when
-    they are :data:`MAX_SELECT_OPTIONS` or fewer; a Replay button once the game is over
-    (not for a game cancelled before a move); ``None`` when there are none."""
+def move_items(result: Result) -> list[discord.ui.Item[Any]]:
+    """The controls of a turn message: a menu of the legal moves when they are :data:`MAX_SELECT_OPTIONS` or
+    fewer, then buttons for the one-word commands the player to move can send; a Replay button once the game is
+    over (not for a game cancelled before a move); none for a game that is not being played."""
     state = result.state
     if state is not None and state.is_over and result.game_id is not None and state.ply > 0:
-        view = discord.ui.View(timeout=None)
-        view.add_item(ReplayButton(result.game_id))
-        return view
-    if result.game_id is None or result.state is None or result.status not in (None, "active"):
-        return None
+        return [ReplayButton(result.game_id)]
+    if result.game_id is None or state is None or result.status not in (None, "active"):
+        return []
     words = accepted_words(result)
     moves = [m for m in result.legal_move_texts() if m not in words]
-    menu = 0 < len(moves) <= MAX_SELECT_OPTIONS
-    if not words and not menu:
+    items: list[discord.ui.Item[Any]] = []
+    if 0 < len(moves) <= MAX_SELECT_OPTIONS:
+        items.append(MoveSelect(result.game_id, state.ply + 1, moves))
+    items += [MoveButton(result.game_id, state.ply + 1, word) for word in words[:MAX_BUTTONS]]
+    return items
+
+
+def move_view(result: Result) -> discord.ui.View | None:
+    """:func:`move_items` as the rows under a plain message (the select fills a row, buttons go five a row);
+    ``None`` when there are none."""
+    items = move_items(result)
+    if not items:
         return None
     view = discord.ui.View(timeout=None)
-    if menu:
-        view.add_item(MoveSelect(result.game_id, result.state.ply + 1, moves))
-    for word in words[:MAX_BUTTONS]:
-        view.add_item(MoveButton(result.game_id, result.state.ply + 1, word))
+    for item in items:
+        view.add_item(item)
     return view
 
 
@@ -246,22 +253,22 @@ class ProposalButton(
         store = bot.actions.store
         current = await store.open_proposal(self.game_id)
         if current is None or current.id != self.proposal_id:
-            await interaction.followup.send(f"proposal {self.proposal_id} is no longer open", ephemeral=True)
+            await answer(interaction, f"proposal {self.proposal_id} is no longer open", ephemeral=True)
             return
         result = await bot.actions.answer(self.game_id, player, accept=self.answer == "a")
         if not result.ok:
-            await interaction.followup.send(result.message, ephemeral=True)
+            await answer(interaction, result.message, ephemeral=True)
             settled = await store.load_proposal(self.proposal_id)
             if settled.status != "open":  # void: the game moved on
                 await bot.front.close_proposal(self.proposal_id, result.message, interaction.message)
             return
         if result.status == "open":
             await _append_line(interaction.message, result.message)
-            await interaction.followup.send(result.message, ephemeral=True)
+            await answer(interaction, result.message, ephemeral=True)
             return
         await bot.front.close_proposal(self.proposal_id, result.message.splitlines()[0], interaction.message)
         if result.state is None:  # rejected: the proposer hears of it
-            await interaction.followup.send(result.message, ephemeral=True)
+            await answer(interaction, result.message, ephemeral=True)
             await bot.front.tell(self.game_id, result.message, result.notify)
             return
         await bot.games.after_action(interaction, result)
@@ -291,7 +298,7 @@ class PreviewButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         if self.action == "no":
-            await interaction.followup.send(f"{self.move.split('#')[0]} was not played.", ephemeral=True)
+            await answer(interaction, f"{self.move.split('#')[0]} was not played.", ephemeral=True)
             return
         bot = _bot(interaction)
         player = await bot.front.player_id(interaction.user)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import io
 import logging
 import shlex
 from typing import Any
@@ -17,6 +16,7 @@ from discord.ext import commands
 
 from bot.actions import Actions, Result
 from bot.discord.buttons import challenge_view, preview_view, proposal_view
+from bot.discord.followups import Upload, answer, defer_publicly, remove_placeholder
 from bot.discord.front import Front, PostError
 from rules import registry
 
@@ -29,22 +29,18 @@ REPLAY_LIMIT = 10 * 1024 * 1024
 
 
 async def reply(interaction: discord.Interaction, text: str, *, file_name: str = "history.txt") -> None:
-    """The followup to a deferred interaction; text too long for one message goes as a file."""
+    """The private followup to a deferred interaction; text too long for one message goes as a file."""
     if len(text) <= REPLY_LIMIT:
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        await answer(interaction, text, ephemeral=True)
         return
-    data = discord.File(io.BytesIO(text.encode()), filename=file_name)
-    await interaction.followup.send(text[:200] + " …", file=data, ephemeral=True)
+    await answer(interaction, text[:200] + " …", ephemeral=True, uploads=(Upload(file_name, text.encode()),))
 
 
 async def refuse_publicly_deferred(interaction: discord.Interaction, text: str) -> None:
     """A mistake answered privately after a public defer: the public "thinking" message is removed and the
     answer goes only to the user (a followup's ephemeral flag only counts once the original is gone)."""
-    try:
-        await interaction.delete_original_response()
-    except discord.HTTPException as exc:
-        log.warning("could not remove the public placeholder of a refused command: %s", exc)
-    await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+    await remove_placeholder(interaction)
+    await answer(interaction, text, ephemeral=True)
 
 
 def _replay_gif(frames: list, limit: int):  # -> render.replay.ReplayGif
@@ -230,18 +226,12 @@ class GameCommands(commands.Cog):
         if not result.ok or result.played is None:
             await reply(interaction, result.message)
             return
-        file, text_board = await self.front.board_file(result)
+        upload, text_board = await self.front.board_upload(result)
         view = preview_view(game_id, result.played)
         content = result.message + (f"\n{text_board}" if text_board else "")
         if view is None:
             content += f"\nto play it, use /move move:{result.played}"
-        await interaction.followup.send(
-            content[:2000],
-            file=file or discord.utils.MISSING,
-            view=view or discord.utils.MISSING,
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await answer(interaction, content, ephemeral=True, uploads=(upload,) if upload else (), view=view)
 
     async def after_action(self, interaction: discord.Interaction, result: Result) -> None:
         """Tell the actor how it went (ephemeral) and post the turn in the game's thread."""
@@ -293,7 +283,7 @@ class GameCommands(commands.Cog):
     @app_commands.command(description="Show a board, now or after a given move")
     @app_commands.describe(game="game id (implied in its thread)", at="show the board after this move number")
     async def board(self, interaction: discord.Interaction, game: int | None = None, at: int | None = None) -> None:
-        await interaction.response.defer(thinking=True)
+        await defer_publicly(interaction)
         game_id = await self.game_for(interaction, game)
         if game_id is None:
             await refuse_publicly_deferred(interaction, "which game? Give `game`, or use /board in the game's thread")
@@ -302,11 +292,9 @@ class GameCommands(commands.Cog):
         if not result.ok:
             await refuse_publicly_deferred(interaction, result.message)
             return
-        file, text_board = await self.front.board_file(result)
+        upload, text_board = await self.front.board_upload(result)
         content = result.message + (f"\n{text_board}" if text_board else "")
-        await interaction.followup.send(
-            content[:2000], file=file or discord.utils.MISSING, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await answer(interaction, content, ephemeral=False, uploads=(upload,) if upload else ())
 
     @app_commands.command(description="An animated replay of a game, one frame a move")
     @app_commands.describe(
@@ -319,7 +307,7 @@ class GameCommands(commands.Cog):
         start: app_commands.Range[int, 0, 1_000_000] | None = None,
         end: app_commands.Range[int, 1, 1_000_000] | None = None,
     ) -> None:
-        await interaction.response.defer(thinking=True)
+        await defer_publicly(interaction)
         game_id = await self.game_for(interaction, game)
         if game_id is None:
             await refuse_publicly_deferred(interaction, "which game? Give `game`, or use /replay in the game's thread")
@@ -336,9 +324,9 @@ class GameCommands(commands.Cog):
             return
         limit = min(REPLAY_LIMIT, getattr(interaction, "attachment_size_limit", REPLAY_LIMIT) or REPLAY_LIMIT)
         made = await asyncio.to_thread(_replay_gif, result.frames, limit)
-        picture = discord.File(io.BytesIO(made.data), filename=f"{result.game_type}-{game_id}-replay.gif")
+        picture = Upload(f"{result.game_type}-{game_id}-replay.gif", made.data)
         text = result.message + (f"\n{made.note}" if made.note else "")
-        await interaction.followup.send(text[:2000], file=picture, allowed_mentions=discord.AllowedMentions.none())
+        await answer(interaction, text, ephemeral=False, uploads=(picture,))
 
     @app_commands.command(description="The moves of a game so far")
     async def history(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -412,7 +400,7 @@ class GameCommands(commands.Cog):
             embed.add_field(
                 name="Options of every game (clock, takebacks)", value="\n".join(every)[:1024], inline=False
             )
-        await interaction.followup.send(embed=embed, ephemeral=True)
+        await answer(interaction, ephemeral=True, embed=embed)
 
     # ---- notifications -------------------------------------------------------------------------------------
 
@@ -578,7 +566,7 @@ class GameCommands(commands.Cog):
         text = str(cause) if isinstance(cause, PostError) else "Something went wrong; the admin has the details."
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await answer(interaction, text, ephemeral=True)
             else:
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
@@ -592,15 +580,15 @@ def show_board_menu(cog: GameCommands) -> app_commands.ContextMenu:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await cog.actions.store.game_by_thread(message.channel.id)
         if game_id is None:
-            await interaction.followup.send("this message is not in a game's thread", ephemeral=True)
+            await answer(interaction, "this message is not in a game's thread", ephemeral=True)
             return
         result = await cog.actions.show(game_id)
         if not result.ok:
-            await interaction.followup.send(result.message, ephemeral=True)
+            await answer(interaction, result.message, ephemeral=True)
             return
-        file, text_board = await cog.front.board_file(result)
+        upload, text_board = await cog.front.board_upload(result)
         content = result.message + (f"\n{text_board}" if text_board else "")
-        await interaction.followup.send(content[:2000], file=file or discord.utils.MISSING, ephemeral=True)
+        await answer(interaction, content, ephemeral=True, uploads=(upload,) if upload else ())
 
     return app_commands.ContextMenu(name="Show board", callback=callback)
 

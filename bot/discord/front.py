@@ -10,7 +10,6 @@ so the board is posted again on the next sweep.
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import logging
 import time
@@ -21,6 +20,8 @@ import discord
 
 from bot.actions import Actions, Notice, Result
 from bot.discord.buttons import move_view
+from bot.discord.followups import Upload
+from bot.discord.layout import turn_layout
 from data.store import GameRow, NotFoundError, StaleWriteError
 
 log = logging.getLogger("pbm.discord")
@@ -55,6 +56,28 @@ class Posted:
 def render_board(result: Result) -> bytes | None:
     """The board PNG of a result; runs in a worker thread. Separate so tests can slow it down."""
     return result.board_png()
+
+
+def picture_name(result: Result) -> str:
+    """The board picture's file name, the same for every post of a game ("druid-12.png")."""
+    return f"{result.game_type}-{result.game_id}.png"
+
+
+def picture(result: Result, png: bytes) -> discord.File:
+    """A fresh attachment of the board picture (discord.py consumes a file with the request that sends it)."""
+    return Upload(picture_name(result), png).file()
+
+
+def text_board(result: Result) -> str:
+    """The board as text in a code block, for a message without the picture; "" when there is no board."""
+    text = result.board_text() or ""
+    return f"```\n{text[:1800]}\n```" if text else ""
+
+
+def with_text_board(content: str, result: Result) -> str:
+    """A plain turn message: ``content`` and the text board under it, within Discord's 2,000 characters."""
+    board = text_board(result)
+    return (content + (f"\n{board}" if board else ""))[:2000]
 
 
 def with_mentions(text: str, players: list[tuple[str, int]]) -> str:
@@ -174,21 +197,29 @@ class Front:
 
     # ---- turn messages -------------------------------------------------------------------------------------
 
-    async def board_file(self, result: Result) -> tuple[discord.File | None, str]:
-        """The board as a PNG attachment, or (when drawing fails) as text in a code block."""
+    async def board_png(self, result: Result) -> bytes | None:
+        """The board picture, drawn in a worker thread; ``None`` when there is none or drawing failed."""
         try:
-            png = await asyncio.to_thread(self.render, result)
+            return await asyncio.to_thread(self.render, result)
         except Exception:
             log.exception("game %s: drawing the board failed; posting it as text", result.game_id)
-            png = None
+            return None
+
+    async def board_upload(self, result: Result) -> tuple[Upload | None, str]:
+        """The board as a PNG to attach, or (when drawing fails) as text in a code block."""
+        png = await self.board_png(result)
         if png is not None:
-            return discord.File(io.BytesIO(png), filename=f"{result.game_type}-{result.game_id}.png"), ""
-        text = result.board_text() or ""
-        return None, f"```\n{text[:1800]}\n```" if text else ""
+            return Upload(picture_name(result), png), ""
+        return None, text_board(result)
 
     async def post_turn(self, result: Result, thread: discord.Thread | None = None) -> Posted:
         """Post what happened, the board, and a ping of ``result.notify`` in the game's thread; DM those who
-        opted in; mention or DM spectators. Problems are returned, logged, and the game marked for a repost."""
+        opted in; mention or DM spectators. Problems are returned, logged, and the game marked for a repost.
+
+        With a board picture the turn is a layout message (:func:`bot.discord.layout.turn_layout`). It is a plain
+        message (text, the file, the controls under it) when there is no picture (the board is then text), when
+        Discord refuses the picture (Attach Files missing: the text board, and the admin is told), and when
+        Discord refuses the layout itself (logged as an error: the turn still goes out)."""
         problems: list[str] = []
         assert result.game_id is not None
         await self.deliver_private(result)
@@ -202,30 +233,24 @@ class Front:
         pinged = await self.mentions([p for p in result.notify if p not in result.held])
         watchers = await self._watchers(result.game_id)
         mention_watchers = [discord.Object(int(uid)) for uid, mode in watchers.items() if mode == "mention"]
-        content = result.message
+        pings = []
         if pinged:
-            content += "\n" + " ".join(f"<@{u.id}>" for u in pinged) + ", your move."
+            pings.append(" ".join(f"<@{u.id}>" for u in pinged) + ", your move.")
         if mention_watchers:
-            content += "\n-# watching: " + " ".join(f"<@{u.id}>" for u in mention_watchers)
-        file, text_board = await self.board_file(result)
+            pings.append("-# watching: " + " ".join(f"<@{u.id}>" for u in mention_watchers))
+        plain = "\n".join([result.message, *pings])
+        png = await self.board_png(result)
         mentions = discord.AllowedMentions(users=pinged + mention_watchers, everyone=False, roles=False)
         silent = not pinged and not mention_watchers
         try:
-            message = await thread.send(
-                (content + (f"\n{text_board}" if text_board else ""))[:2000],
-                file=file or discord.utils.MISSING,
-                view=move_view(result) or discord.utils.MISSING,
-                allowed_mentions=mentions,
-                silent=silent,
-            )
+            message = await self._send_turn(thread, result, png, plain, "\n".join(pings), mentions, silent)
         except discord.Forbidden as exc:
-            if file is None or exc.code != 50013:
+            if png is None or exc.code != 50013:
                 return await self._failed(result, [self._describe(exc, thread)])
             # Perhaps only the picture is refused (Attach Files): the turn still goes out, with the board as text.
-            text = result.board_text() or ""
             try:
                 message = await thread.send(
-                    (content + (f"\n```\n{text[:1800]}\n```" if text else ""))[:2000],
+                    with_text_board(plain, result),
                     view=move_view(result) or discord.utils.MISSING,
                     allowed_mentions=mentions,
                     silent=silent,
@@ -242,6 +267,44 @@ class Front:
         await self._clear_unposted(result.game_id)
         problems += await self._direct_messages(result, watchers)
         return Posted(thread, message, problems)
+
+    async def _send_turn(
+        self,
+        thread: discord.Thread,
+        result: Result,
+        png: bytes | None,
+        plain: str,
+        pings: str,
+        mentions: discord.AllowedMentions,
+        silent: bool,
+    ) -> discord.Message:
+        """The turn message: a layout with the picture, else plain with the text board. A layout Discord refuses
+        (400) is sent again as a plain message with the picture, so a turn is never lost to its presentation."""
+        view = move_view(result) or discord.utils.MISSING
+        if png is None:
+            return await thread.send(
+                with_text_board(plain, result), view=view, allowed_mentions=mentions, silent=silent
+            )
+        name = picture_name(result)
+        try:
+            return await thread.send(
+                view=turn_layout(result, name, pings),
+                file=picture(result, png),
+                allowed_mentions=mentions,
+                silent=silent,
+            )
+        except discord.HTTPException as exc:
+            if exc.status != 400:
+                raise
+            log.error(
+                "game %s: Discord refused the turn's layout (%s %s); posting it plainly",
+                result.game_id,
+                exc.code,
+                exc.text,
+            )
+        return await thread.send(
+            plain[:2000], file=picture(result, png), view=view, allowed_mentions=mentions, silent=silent
+        )
 
     # ---- notifications -------------------------------------------------------------------------------------
 

@@ -4,22 +4,21 @@ Discord answers a body that breaks a limit with HTTP 400, code 50035 "Invalid Fo
 naming the offending field (``{"content": {"_errors": [{"code": ..., "message": ...}]}}``, list indices as string
 keys); a message with nothing to show with 50006 "Cannot send an empty message". Checked here: content up to 2,000
 characters, at most 10 embeds and 10 attachments; up to 5 action rows of 1 to 5 buttons or exactly one select menu,
-unique ``custom_id``s of at most 100 characters, button labels of at most 80, select menus of 1 to 25 options whose
-labels, values and descriptions hold at most 100; autocomplete answers of at most 25 choices, names of 1 to 100
-characters and string values of at most 100. Messages flagged IS_COMPONENTS_V2 are not laid out in rows and skip
-the component checks.
+the button and select rules of :mod:`tests.fakediscord.components`; messages flagged IS_COMPONENTS_V2 by its
+layout rules, without ``content`` or ``embeds``; autocomplete answers of at most 25 choices, names of 1 to 100
+characters and string values of at most 100.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from tests.fakediscord.components import ACTION_ROW, SELECTS, LayoutCheck, check_item, legacy_field
+from tests.fakediscord.payloads import IS_COMPONENTS_V2
+
 MAX_CONTENT, MAX_EMBEDS, MAX_ATTACHMENTS = 2000, 10, 10
-MAX_ROWS, MAX_ROW_WIDTH, MAX_OPTIONS, MAX_CHOICES = 5, 5, 25, 25
-MAX_CUSTOM_ID, MAX_LABEL, MAX_OPTION_TEXT, MAX_CHOICE_TEXT = 100, 80, 100, 100
-ACTION_ROW, BUTTON, STRING_SELECT = 1, 2, 3
-SELECTS = {3, 5, 6, 7, 8}
-IS_COMPONENTS_V2 = 1 << 15
+MAX_ROWS, MAX_ROW_WIDTH, MAX_CHOICES, MAX_CHOICE_TEXT = 5, 5, 25, 100
+
 
 Errors = dict[str, Any]
 
@@ -62,37 +61,60 @@ def _raise(errors: Errors, prefix: list[str]) -> None:
 
 
 def check_message(
-    body: dict[str, Any], files: int, *, prefix: list[str] | None = None, current: dict[str, Any] | None = None
+    body: dict[str, Any],
+    files: list[str],
+    *,
+    prefix: list[str] | None = None,
+    current: dict[str, Any] | None = None,
 ) -> None:
     """Refuse a message body (a new message, or an edit of the message whose payload is ``current``) as Discord
-    would. ``files`` counts uploads; ``prefix`` nests the errors ("data" for an interaction callback)."""
+    would. ``files`` are the names of the uploaded files; ``prefix`` nests the errors ("data" for an interaction
+    callback). A layout message (IS_COMPONENTS_V2, set by the body or already on the message: the flag cannot be
+    removed) is checked by :class:`tests.fakediscord.components.LayoutCheck`."""
     errors: Errors = {}
     content = body.get("content")
     if isinstance(content, str) and len(content) > MAX_CONTENT:
         _error_at(errors, ["content"], _too_long(MAX_CONTENT))
     if len(body.get("embeds") or []) > MAX_EMBEDS:
         _error_at(errors, ["embeds"], _too_long(MAX_EMBEDS))
-    kept = 0
+    kept: list[str] = []
     if current is not None:
-        existing = [str(a.get("id")) for a in current.get("attachments") or []]
+        existing = current.get("attachments") or []
         named = {str(a.get("id")) for a in body.get("attachments") or []}
-        kept = len(existing) if "attachments" not in body else len([a for a in existing if a in named])
-    if files + kept > MAX_ATTACHMENTS:
+        kept = [str(a.get("filename")) for a in existing if "attachments" not in body or str(a.get("id")) in named]
+    if len(files) + len(kept) > MAX_ATTACHMENTS:
         _error_at(errors, ["attachments"], _too_long(MAX_ATTACHMENTS))
-    flags = int(body.get("flags") or (current or {}).get("flags") or 0)
-    if not flags & IS_COMPONENTS_V2:
+    after = {**(current or {}), **{k: v for k, v in body.items() if k in _VISIBLE}}
+    if is_layout(body, current):
+        for field in ("content", "embeds"):
+            if after.get(field):
+                _error_at(errors, [field], legacy_field(field))
+        if current is None or "components" in body:
+            LayoutCheck({*files, *kept}, lambda path, found: _error_at(errors, path, found)).message(
+                body.get("components") or []
+            )
+    else:
         _check_components(body.get("components") or [], errors)
     _raise(errors, prefix or [])
-    after = {**(current or {}), **{k: v for k, v in body.items() if k in _VISIBLE}}
     shown = any(after.get(key) for key in ("content", "embeds", "components", "sticker_ids", "poll"))
-    if not shown and files + kept == 0:
+    if not shown and not files and not kept:
         raise ApiError(400, 50006, "Cannot send an empty message")
+
+
+def is_layout(body: dict[str, Any], current: dict[str, Any] | None = None) -> bool:
+    """Whether the body, or the message it edits, carries IS_COMPONENTS_V2."""
+    return bool((int(body.get("flags") or 0) | int((current or {}).get("flags") or 0)) & IS_COMPONENTS_V2)
 
 
 _VISIBLE = ("content", "embeds", "components", "attachments", "sticker_ids", "poll")
 
 
 def _check_components(rows: list[dict[str, Any]], errors: Errors) -> None:
+    """A message without the layout flag: up to 5 action rows of buttons or one select menu each."""
+
+    def report(path: list[str], found: dict[str, Any]) -> None:
+        _error_at(errors, path, found)
+
     if len(rows) > MAX_ROWS:
         _error_at(errors, ["components"], _too_long(MAX_ROWS))
     seen: set[str] = set()
@@ -111,28 +133,7 @@ def _check_components(rows: list[dict[str, Any]], errors: Errors) -> None:
             }
             _error_at(errors, [*where, "components"], {"_errors": [width]})
         for i, item in enumerate(items):
-            _check_item(item, [*where, "components", str(i)], errors, seen)
-
-
-def _check_item(item: dict[str, Any], where: list[str], errors: Errors, seen: set[str]) -> None:
-    custom_id = item.get("custom_id")
-    if custom_id is not None:
-        if len(custom_id) > MAX_CUSTOM_ID:
-            _error_at(errors, [*where, "custom_id"], _too_long(MAX_CUSTOM_ID))
-        if custom_id in seen:
-            dup = {"code": "COMPONENT_CUSTOM_ID_DUPLICATED", "message": "Component custom id cannot be duplicated"}
-            _error_at(errors, [*where, "custom_id"], {"_errors": [dup]})
-        seen.add(custom_id)
-    if item.get("type") == BUTTON and len(item.get("label") or "") > MAX_LABEL:
-        _error_at(errors, [*where, "label"], _too_long(MAX_LABEL))
-    if item.get("type") == STRING_SELECT:
-        options = item.get("options") or []
-        if not 1 <= len(options) <= MAX_OPTIONS:
-            _error_at(errors, [*where, "options"], _bad_length(1, MAX_OPTIONS))
-        for o, option in enumerate(options):
-            for key in ("label", "value", "description"):
-                if len(option.get(key) or "") > MAX_OPTION_TEXT:
-                    _error_at(errors, [*where, "options", str(o), key], _too_long(MAX_OPTION_TEXT))
+            check_item(item, [*where, "components", str(i)], report, seen)
 
 
 def check_choices(choices: list[dict[str, Any]]) -> None:

@@ -6,11 +6,14 @@ field discord.py indexes with ``data[...]`` must be present or the client crashe
 
 from __future__ import annotations
 
+import copy
 import itertools
 import re
 import time
 from datetime import UTC, datetime
 from typing import Any
+
+from tests.fakediscord.components import TEXT_DISPLAY, attachment_name, walk
 
 DISCORD_EPOCH_MS = 1420070400000
 #: every permission bit Discord defines up to 2026 (the fake grants all of them unless a test denies some)
@@ -27,7 +30,7 @@ PERMISSION_BITS = {
     "send_messages_in_threads": 1 << 38,
 }
 TEXT_CHANNEL, DM_CHANNEL, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
-EPHEMERAL, LOADING, SUPPRESS_NOTIFICATIONS = 1 << 6, 1 << 7, 1 << 12
+EPHEMERAL, LOADING, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2 = 1 << 6, 1 << 7, 1 << 12, 1 << 15
 _MENTION = re.compile(r"<@!?(\d+)>")
 
 _counter = itertools.count()
@@ -213,3 +216,37 @@ def pinged_ids(content: str, allowed_mentions: dict[str, Any] | None) -> list[in
         return written
     allowed = {int(u) for u in allowed_mentions.get("users") or []}
     return [uid for uid in written if uid in allowed]
+
+
+def layout_components(components: list[dict[str, Any]], attachments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A layout message's components as Discord returns them: ``attachment://name`` media resolved to the file's
+    CDN url (with its ``attachment_id`` and content type), and every component numbered (``id``) where the sender
+    left it out, counting on from the numbers already taken."""
+    resolved = copy.deepcopy(components)
+    files = {a["filename"]: a for a in attachments}
+    taken = {c["id"] for c in walk(resolved) if c.get("id")}
+    numbers = (n for n in itertools.count(1) if n not in taken)
+    for component in walk(resolved):
+        if not component.get("id"):
+            component["id"] = next(numbers)
+        medias = [item.get("media") for item in component.get("items") or []]
+        medias += [component.get("media"), component.get("file")]
+        for media in medias:
+            name = attachment_name(media.get("url")) if isinstance(media, dict) else None
+            if name is not None and name in files:
+                found = files[name]
+                media.update(
+                    url=found["url"],
+                    proxy_url=found["proxy_url"],
+                    content_type=found["content_type"],
+                    attachment_id=found["id"],
+                    flags=0,
+                )
+    return resolved
+
+
+def shown_text(payload: dict[str, Any]) -> str:
+    """The text a message shows, where mentions are read from: its content, or a layout message's text displays."""
+    if int(payload.get("flags") or 0) & IS_COMPONENTS_V2:
+        return "\n".join(c.get("content") or "" for c in walk(payload["components"]) if c.get("type") == TEXT_DISPLAY)
+    return payload["content"]

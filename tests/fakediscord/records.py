@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakediscord.payloads import EPHEMERAL, LOADING, SUPPRESS_NOTIFICATIONS
+from tests.fakediscord.components import MEDIA_GALLERY, TEXT_DISPLAY, walk
+from tests.fakediscord.payloads import EPHEMERAL, IS_COMPONENTS_V2, LOADING, SUPPRESS_NOTIFICATIONS
 
 
 @dataclass
@@ -62,10 +63,30 @@ class Message:
         """Posted with SUPPRESS_NOTIFICATIONS."""
         return bool(self.flags & SUPPRESS_NOTIFICATIONS)
 
+    @property
+    def layout(self) -> bool:
+        """Sent with IS_COMPONENTS_V2: no content, everything shown by components."""
+        return bool(self.flags & IS_COMPONENTS_V2)
+
+    def all_components(self) -> list[dict[str, Any]]:
+        """Every component, nested ones included, in the order Discord shows them."""
+        return list(walk(self.components))
+
     def custom_ids(self) -> list[str]:
-        """Every component custom_id on the message, row by row."""
+        """Every component custom_id on the message, in the order shown (rows, containers, sections)."""
+        return [item["custom_id"] for item in walk(self.components) if "custom_id" in item]
+
+    def displayed_text(self) -> str:
+        """The text displays of a layout message, one after the other."""
+        return "\n".join(c.get("content") or "" for c in walk(self.components) if c.get("type") == TEXT_DISPLAY)
+
+    def gallery_urls(self) -> list[str]:
+        """The media urls of every media gallery, as Discord resolved them."""
         return [
-            item["custom_id"] for row in self.components for item in row.get("components", []) if "custom_id" in item
+            item["media"]["url"]
+            for c in walk(self.components)
+            if c.get("type") == MEDIA_GALLERY
+            for item in c.get("items") or []
         ]
 
     def embed_text(self) -> str:
@@ -79,8 +100,8 @@ class Message:
         return "\n".join(p for p in parts if p)
 
     def text(self) -> str:
-        """Content and embed text together."""
-        return "\n".join(p for p in (self.content, self.embed_text()) if p)
+        """Everything a reader sees as text: content, text displays and embeds."""
+        return "\n".join(p for p in (self.content, self.displayed_text(), self.embed_text()) if p)
 
 
 @dataclass
@@ -139,7 +160,8 @@ class Interaction:
 @dataclass
 class Fault:
     """A planned failure or delay of a route. ``route`` is "METHOD /template" with ``{name}`` placeholders as in
-    Discord's docs; ``params`` narrows it to given placeholder values; ``times`` None means forever."""
+    Discord's docs (or "*" for any route); ``params`` narrows it to given placeholder values; ``times`` None means
+    forever."""
 
     route: str
     status: int | None
@@ -150,12 +172,15 @@ class Fault:
     times: int | None
     params: dict[str, str]
     hits: int = 0
+    #: for a 429: "user" (a route's limit) or "global" (every route), and whether the bucket headers come with it
+    scope: str = "user"
+    bucket_headers: bool = True
 
     def matches(self, route: str, params: dict[str, str]) -> bool:
-        """Whether a request to ``route`` with ``params`` is covered and still due."""
+        """Whether a request to ``route`` with ``params`` is covered and still due (route "*": every route)."""
         if self.times is not None and self.hits >= self.times:
             return False
-        return self.route == route and all(params.get(k) == v for k, v in self.params.items())
+        return self.route in (route, "*") and all(params.get(k) == v for k, v in self.params.items())
 
 
 @dataclass
@@ -167,6 +192,8 @@ class Request:
     query: dict[str, str]
     body: Any
     status: int = 200
+    #: the event loop's time when the request arrived
+    at: float = 0.0
 
 
 _SPACES = re.compile(r"\s+")

@@ -12,6 +12,14 @@ Facts reproduced from Discord because discord.py depends on them: a JSON reply's
 ("thinking") reply replaces that reply and pings nobody; a thread started from a message shares its id; a message
 sent to an archived, unlocked thread unarchives it; an interaction not answered within 3 s is unknown.
 
+Refused as Discord refuses them (see also :mod:`tests.fakediscord.limits`, :mod:`tests.fakediscord.components`,
+:mod:`tests.fakediscord.commands`): a response type that does not fit the interaction (400/50035 at ``type``), a
+second initial response (400/40060), a deferred reply flagged anything but ephemeral, followups and edits of the
+original response once the interaction is 15 minutes old on the fake's clock (401/50027; :meth:`FakeDiscord.advance`
+moves the clock), command definitions Discord would not accept (400/50035), and a RESUME of a session Discord no
+longer knows (INVALID_SESSION, ``d: false``; :meth:`FakeDiscord.expire_sessions`). Planned 429s come with the bucket
+headers, with only ``Retry-After``, or as the global limit.
+
 Sharding as Discord does it: IDENTIFY may carry ``shard: [shard_id, shard_count]``; that connection then receives
 only the guilds (GUILD_CREATE, every later guild event, interactions included) with
 ``(guild_id >> 22) % shard_count == shard_id``, and DMs only on shard 0. ``/gateway/bot`` recommends ``shards``
@@ -23,7 +31,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -31,7 +41,16 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from tests.fakediscord import payloads as p
-from tests.fakediscord.gateway import HEARTBEAT, HEARTBEAT_ACK, HELLO, IDENTIFY, RESUME, GatewaySession
+from tests.fakediscord.commands import check_commands
+from tests.fakediscord.gateway import (
+    HEARTBEAT,
+    HEARTBEAT_ACK,
+    HELLO,
+    IDENTIFY,
+    INVALID_SESSION,
+    RESUME,
+    GatewaySession,
+)
 from tests.fakediscord.limits import ApiError, check_choices, check_message
 from tests.fakediscord.records import (
     Attachment,
@@ -52,6 +71,13 @@ _USER_OPTION, _SUBCOMMAND, _GROUP = 6, 1, 2
 _UNAUTHENTICATED = ("/webhooks/", "/interactions/")
 #: seconds between re-checks of a wait condition that depends on something besides the fake
 _POLL = 0.01
+#: seconds an interaction token serves followups and edits of the original response
+TOKEN_LIFETIME = 15 * 60
+#: the callback types Discord accepts for each interaction type (a modal submit from a button may also update
+#: that button's message): 4 message, 5 deferred message, 6 deferred update, 7 update, 8 autocomplete choices,
+#: 9 modal, 12 launch activity
+_CALLBACKS = {2: (4, 5, 9, 12), 3: (4, 5, 6, 7, 9, 12), 4: (8,), 5: (4, 5)}
+_MODAL_FROM_COMPONENT = (4, 5, 6, 7)
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -79,15 +105,28 @@ class FakeDiscord:
     """The fake server and its test-facing API. Create, ``await start()``, point discord.py at ``base_url``,
     ``gateway_url`` and ``cdn_url``, then build guilds/channels/members and drive interactions."""
 
-    def __init__(self, *, bot_name: str = "pbm-bot", interaction_deadline: float = 3.0, shards: int = 1) -> None:
+    def __init__(
+        self,
+        *,
+        bot_name: str = "pbm-bot",
+        interaction_deadline: float = 3.0,
+        shards: int = 1,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        """``clock`` (seconds; default the event loop's time) dates interactions, for the 3-second deadline and the
+        15-minute token; :meth:`advance` moves it on without waiting."""
         self.token = f"fake.{secrets.token_hex(12)}"
+        self._clock = clock
+        self._skew = 0.0
         self.application_id = p.snowflake()
         self.bot_user = p.user(self.application_id, bot_name, bot=True)
         self.interaction_deadline = interaction_deadline
         #: the shard count ``/gateway/bot`` recommends (what an AutoShardedClient without a count runs)
         self.shards = shards
-        #: the shard of every session id seen, so a RESUME (which names no shard) keeps it
+        #: the shard of every session id Discord still knows, so a RESUME (which names no shard) keeps it; a
+        #: RESUME of any other session is refused (:meth:`expire_sessions`)
         self._session_shards: dict[str, tuple[int, int] | None] = {}
+        self.refused_resumes = 0
         self.users: dict[int, dict[str, Any]] = {self.application_id: self.bot_user}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, dict[str, Any]] = {}
@@ -218,9 +257,28 @@ class FakeDiscord:
         message = {50013: "Missing Permissions", 50007: "Cannot send messages to this user"}.get(code, "Error")
         self._plan(route, status, code, message, 0.0, 0.0, times, params)
 
-    def rate_limit(self, route: str, retry_after: float = 0.05, *, times: int | None = 1, **params: int) -> None:
-        """Make ``route`` answer 429 with ``retry_after`` and a ``Via`` header, as Discord's edge does."""
+    def rate_limit(
+        self,
+        route: str,
+        retry_after: float = 0.05,
+        *,
+        times: int | None = 1,
+        bucket_headers: bool = True,
+        **params: int,
+    ) -> None:
+        """Make ``route`` answer 429 with ``retry_after``, as Discord does for a route's (user) limit: the bucket
+        headers (X-RateLimit-Limit, -Remaining, -Reset, -Reset-After, -Bucket, -Scope) and ``Retry-After``, or
+        with ``bucket_headers=False`` only ``Retry-After``, as some of Discord's limits answer."""
         self._plan(route, 429, 0, "You are being rate limited.", retry_after, 0.0, times, params)
+        self.faults[-1].bucket_headers = bucket_headers
+
+    def global_rate_limit(self, retry_after: float = 0.05, *, route: str = "*", times: int = 1, **params: int) -> None:
+        """Make the next ``times`` requests (to ``route`` with ``params``, or to any route the bot token
+        authorises) answer the global 429: ``X-RateLimit-Global: true``, scope global, and ``{"global": true,
+        "retry_after": ...}``; a client must then hold every request, on every route, until ``retry_after`` has
+        passed."""
+        self._plan(route, 429, 0, "You are being rate limited.", retry_after, 0.0, times, params)
+        self.faults[-1].scope = "global"
 
     def delay(self, route: str, seconds: float, *, times: int | None = None, **params: int) -> None:
         """Hold requests to ``route`` for ``seconds`` before serving them normally."""
@@ -278,6 +336,11 @@ class FakeDiscord:
         event = "THREAD_DELETE" if data["type"] in (p.PUBLIC_THREAD, p.PRIVATE_THREAD) else "CHANNEL_DELETE"
         await self._dispatch_all(event, data)
         await self._notify()
+
+    def expire_sessions(self) -> None:
+        """Forget every gateway session, as Discord does after a long enough outage: a client that reconnects and
+        sends RESUME is answered INVALID_SESSION (``d: false``) and must IDENTIFY again."""
+        self._session_shards.clear()
 
     async def drop_gateway(self, code: int = 4000) -> None:
         """Close every gateway connection with a resumable code; discord.py reconnects and sends RESUME."""
@@ -402,13 +465,7 @@ class FakeDiscord:
         """Dispatch a choice in a select menu of ``message`` by ``user_id``; the values must be among the menu's
         options and within its min/max counts, as Discord's client enforces."""
         menu = next(
-            (
-                item
-                for row in message.components
-                for item in row.get("components", [])
-                if item.get("custom_id") == custom_id and item.get("type") == 3
-            ),
-            None,
+            (c for c in message.all_components() if c.get("custom_id") == custom_id and c.get("type") == 3), None
         )
         if menu is None:
             raise ValueError(f"message {message.id} has no select menu {custom_id!r}")
@@ -652,6 +709,11 @@ class FakeDiscord:
         if data.get("token") != self.token:
             await session.ws.close(code=4004, message=b"Authentication failed.")
             return
+        if data.get("session_id") not in self._session_shards:
+            # a session Discord no longer knows: not resumable; the client must identify afresh
+            self.refused_resumes += 1
+            await session.send(INVALID_SESSION, False)
+            return
         session.session_id, session.seq, session.resumed = data["session_id"], int(data.get("seq") or 0), True
         session.shard = self._session_shards.get(session.session_id)
         await session.dispatch("RESUMED", {})
@@ -672,7 +734,7 @@ class FakeDiscord:
         key = route_key(request.method, template)
         params = dict(request.match_info)
         body = await self._peek_json(request)
-        record = Request(key, params, dict(request.query), body)
+        record = Request(key, params, dict(request.query), body, at=asyncio.get_running_loop().time())
         self.requests.append(record)
         response = await self._serve(request, handler, key, params)
         record.status = response.status
@@ -686,7 +748,8 @@ class FakeDiscord:
         if needs_token and request.headers.get("Authorization") != f"Bot {self.token}":
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
         for fault in self.faults:
-            if fault.matches(key, params):
+            # interaction routes are outside the global limit (their token authorises them, not the bot's)
+            if fault.matches(key, params) and (needs_token or fault.route != "*"):
                 fault.hits += 1
                 if fault.delay:
                     await asyncio.sleep(fault.delay)
@@ -702,12 +765,24 @@ class FakeDiscord:
 
     @staticmethod
     def _too_many(fault: Fault) -> web.Response:
-        headers = {
-            "Via": "1.1 google",
-            "Retry-After": str(max(1, round(fault.retry_after))),
-            "X-RateLimit-Scope": "user",
-        }
-        body = {"message": fault.message, "retry_after": fault.retry_after, "global": False}
+        """A 429 as Discord's edge sends it (``Via`` included: discord.py reads a 429 without it as a Cloudflare
+        ban); ``Retry-After`` is whole seconds, the body's ``retry_after`` exact."""
+        headers = {"Via": "1.1 google", "Retry-After": str(max(1, math.ceil(fault.retry_after)))}
+        is_global = fault.scope == "global"
+        if is_global:
+            headers.update({"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"})
+        elif fault.bucket_headers:
+            headers.update(
+                {
+                    "X-RateLimit-Limit": "5",
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset": f"{time.time() + fault.retry_after:.3f}",
+                    "X-RateLimit-Reset-After": f"{fault.retry_after:.3f}",
+                    "X-RateLimit-Bucket": f"fake-{abs(hash(fault.route)):x}",
+                    "X-RateLimit-Scope": fault.scope,
+                }
+            )
+        body = {"message": fault.message, "retry_after": fault.retry_after, "global": is_global}
         return json_response(body, status=429, headers=headers)
 
     @staticmethod
@@ -716,9 +791,13 @@ class FakeDiscord:
             return json.loads(await request.read() or b"null")
         return None
 
-    @staticmethod
-    def _now() -> float:
-        return asyncio.get_running_loop().time()
+    def _now(self) -> float:
+        base = self._clock() if self._clock is not None else asyncio.get_running_loop().time()
+        return base + self._skew
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock on by ``seconds``, as if that long had passed (interaction tokens age by it)."""
+        self._skew += seconds
 
     # -------------------------------------------------------------------------------------------- routes
 
@@ -805,8 +884,12 @@ class FakeDiscord:
     async def _put_commands(self, request: web.Request) -> web.Response:
         guild_id = int(request.match_info["guild_id"]) if "guild_id" in request.match_info else None
         previous = {c["name"]: c for c in (self.guild_commands.get(guild_id, []) if guild_id else self.global_commands)}
+        bodies = await request.json()
+        refused = check_commands(bodies)
+        if refused:
+            raise ApiError(400, 50035, "Invalid Form Body", refused)
         commands = []
-        for body in await request.json():
+        for body in bodies:
             old = previous.get(body["name"])
             command = {
                 "type": 1,
@@ -832,8 +915,12 @@ class FakeDiscord:
     # ----------------------------------------------------------------------------------------- interactions
 
     def _interaction_by_token(self, token: str) -> Interaction:
+        """The interaction a webhook route names; after :data:`TOKEN_LIFETIME` its token is refused, as Discord
+        refuses followups and edits of the original response 15 minutes after the interaction."""
         for record in self.interactions.values():
             if record.token == token:
+                if self._now() - record.sent_at > TOKEN_LIFETIME:
+                    raise ApiError(401, 50027, "Invalid Webhook Token")
                 return record
         raise ApiError(404, 10015, "Unknown Webhook")
 
@@ -846,6 +933,7 @@ class FakeDiscord:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         if self._now() - record.sent_at > self.interaction_deadline:
             raise ApiError(404, 10062, "Unknown interaction")
+        self._check_callback(record, body)
         record.callbacks.append(body)
         record.acked_at = self._now()
         resource = await self._apply_callback(record, body.get("type"), body.get("data") or {}, files)
@@ -861,11 +949,29 @@ class FakeDiscord:
         await self._notify()
         return json_response(answer)
 
+    @staticmethod
+    def _check_callback(record: Interaction, body: dict[str, Any]) -> None:
+        """Refuse a response type that does not fit the interaction (an autocomplete answer to a command, an
+        update of a message a command does not have, a modal answering a modal), and a deferred reply flagged
+        anything but ephemeral (a layout message comes with the edit of the original response)."""
+        kind = body.get("type")
+        allowed = _CALLBACKS.get(record.type, ())
+        if record.type == 5 and record.clicked_id is not None:
+            allowed = _MODAL_FROM_COMPONENT
+        if kind not in allowed:
+            choices = "{" + ", ".join(str(a) for a in allowed) + "}"
+            error = {"_errors": [{"code": "BASE_TYPE_CHOICES", "message": f"Value must be one of {choices}."}]}
+            raise ApiError(400, 50035, "Invalid Form Body", {"type": error})
+        flags = int((body.get("data") or {}).get("flags") or 0)
+        if kind == 5 and flags & ~p.EPHEMERAL:
+            error = {"_errors": [{"code": "MESSAGE_FLAGS_INVALID", "message": "Only EPHEMERAL may be set."}]}
+            raise ApiError(400, 50035, "Invalid Form Body", {"data": {"flags": error}})
+
     async def _apply_callback(
         self, record: Interaction, kind: int | None, data: dict[str, Any], files: list[Attachment]
     ) -> dict[str, Any]:
         if kind == 4:
-            check_message(data, len(files), prefix=["data"])
+            check_message(data, [f.filename for f in files], prefix=["data"])
         if kind in (4, 5):
             if kind == 5:
                 data = {"flags": p.LOADING | (int(data.get("flags") or 0) & p.EPHEMERAL)}
@@ -874,13 +980,13 @@ class FakeDiscord:
             return {"type": kind, "message": message.payload}
         if kind == 7:
             target = self._clicked_message(record)
-            check_message(data, len(files), prefix=["data"], current=target.payload)
+            check_message(data, [f.filename for f in files], prefix=["data"], current=target.payload)
             self._edit(target, data, files)
             return {"type": 7, "message": target.payload}
         if kind == 8:
             check_choices(list(data.get("choices") or []))
             record.choices = list(data.get("choices") or [])
-        if kind in (6, 8, 9):
+        if kind in (6, 8, 9, 12):
             return {"type": kind}
         raise ApiError(400, 50035, f"Invalid Form Body: unknown interaction callback type {kind}")
 
@@ -895,7 +1001,7 @@ class FakeDiscord:
         if not record.callbacks:
             raise ApiError(404, 10015, "Unknown Webhook")
         body, files = await self._read_body(request)
-        check_message(body, len(files))
+        check_message(body, [f.filename for f in files])
         original = self.messages.get(record.original_id) if record.original_id else None
         if original is not None and original.loading and not original.deleted:
             self._edit(original, body, files)
@@ -919,7 +1025,7 @@ class FakeDiscord:
     async def _patch_webhook_message(self, request: web.Request) -> web.Response:
         message = self._webhook_message(request)
         body, files = await self._read_body(request)
-        check_message(body, len(files), current=message.payload)
+        check_message(body, [f.filename for f in files], current=message.payload)
         self._edit(message, body, files)
         await self._notify()
         return json_response(message.payload)
@@ -998,7 +1104,9 @@ class FakeDiscord:
             for f in files
         ]
         payload = p.message(mid, channel, self.bot_user, body, cdn_files)
-        content = payload["content"]
+        if payload["flags"] & p.IS_COMPONENTS_V2:
+            payload["components"] = p.layout_components(payload["components"], cdn_files)
+        content = p.shown_text(payload)
         payload["mentions"] = [self.users[u] for u in p.mentioned_ids(content) if u in self.users]
         if record is not None:
             payload["webhook_id"] = str(self.application_id)
@@ -1021,7 +1129,7 @@ class FakeDiscord:
             mid,
             channel_id,
             self.application_id,
-            content,
+            payload["content"],
             payload["embeds"],
             payload["components"],
             files,
@@ -1052,12 +1160,10 @@ class FakeDiscord:
         return [u for u in (guild.members if guild else {}) if u != self.application_id]
 
     def _edit(self, message: Message, body: dict[str, Any], files: list[Attachment]) -> None:
-        """Apply an edit; edits never ping, but filling in a deferred reply keeps its first content."""
+        """Apply an edit; edits never ping, but filling in a deferred reply keeps its first content. The layout
+        flag, once set, stays."""
         message.edits.append(body)
         payload = message.payload
-        for key in ("content", "embeds", "components"):
-            if key in body:
-                payload[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
         if "attachments" in body or files:
             kept_ids = {str(a.get("id")) for a in body.get("attachments") or []}
             kept = [a for a in payload["attachments"] if a["id"] in kept_ids]
@@ -1070,8 +1176,14 @@ class FakeDiscord:
             message.attachments = kept_files + files
         if "allowed_mentions" in body and message.loading:
             message.allowed_mentions = body["allowed_mentions"]
-        message.flags = (message.flags & ~p.LOADING) | (int(body.get("flags") or 0) & p.SUPPRESS_NOTIFICATIONS)
+        kept_flags = p.SUPPRESS_NOTIFICATIONS | p.IS_COMPONENTS_V2
+        message.flags = (message.flags & ~p.LOADING) | (int(body.get("flags") or 0) & kept_flags)
         payload["flags"] = message.flags
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                payload[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+        if "components" in body and message.layout:
+            payload["components"] = p.layout_components(payload["components"], payload["attachments"])
         payload["edited_timestamp"] = p.iso_now()
         message.content, message.embeds, message.components = (
             payload["content"],
@@ -1084,7 +1196,7 @@ class FakeDiscord:
         channel = self._channel(cid)
         body, files = await self._read_body(request)
         self._check_postable(channel, files)
-        check_message(body, len(files))
+        check_message(body, [f.filename for f in files])
         meta = channel.get("thread_metadata")
         if meta is not None and meta["archived"]:
             meta["archived"] = False
@@ -1108,7 +1220,7 @@ class FakeDiscord:
     async def _patch_message(self, request: web.Request) -> web.Response:
         message = self._message(request)
         body, files = await self._read_body(request)
-        check_message(body, len(files), current=message.payload)
+        check_message(body, [f.filename for f in files], current=message.payload)
         self._edit(message, body, files)
         await self._notify()
         return json_response(message.payload)

@@ -1,0 +1,101 @@
+"""The turn message as a layout message (Discord's "components v2"): one container that reads from the top on a
+phone, the way a player looks at a turn —
+
+1. a header: the game and its number, then who is to move (or how the game ended) in large type, and the clock
+   of each player in small type under it;
+2. what just happened (the moves played, rolls, captures), without the status line the header already shows;
+3. the board picture, in a media gallery (it fills the container's width; its alt text says which board it is);
+4. the ping of the player to move and the spectators' mentions, next to
+5. the controls: the menu of legal moves on a row of its own, the one-word buttons five to a row, or Replay.
+
+At most 15 components of Discord's 40, and the text is kept within Discord's 4,000 characters for a message's
+text displays (what happened is shortened first; the header and the pings are always kept). A layout message
+has no ``content``: everything is in the components, which is also why it is only used where the board is a
+picture; the text board goes in a plain message (see :meth:`bot.discord.front.Front.post_turn`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.actions import Result, status_line
+from bot.discord.buttons import MoveSelect, move_items
+
+#: Discord's limit on the text of all the text displays of one message
+MAX_TEXT = 4000
+#: Discord's limit on a media item's alt text
+MAX_ALT_TEXT = 1024
+#: buttons in one action row (Discord's limit)
+ROW_WIDTH = 5
+
+
+def status_of(result: Result) -> str:
+    """The result's status line as the actions write it ("Druid: bob to move (move 2)"), or "" without a
+    position."""
+    state = result.state
+    return status_line(state.game, state) if state is not None else ""
+
+
+def headline(result: Result) -> str:
+    """The game with its number and who is to move or how it ended: "Druid 1: bob to move (move 2)"."""
+    title = result.state.game.title if result.state is not None else (result.game_type or "game").capitalize()
+    status = status_of(result)
+    what = status.split(": ", 1)[1] if ": " in status else status
+    return f"{title} {result.game_id}: {what}" if what else f"{title} {result.game_id}"
+
+
+def clock_line(result: Result) -> str:
+    """Each player's clock in a few words, in small type; "" for an untimed or finished game."""
+    state = result.state
+    if not result.clock_notes or state is None or state.is_over:
+        return ""
+    return "-# clock: " + " · ".join(f"{player} {note}" for player, note in result.clock_notes.items())
+
+
+def happened(result: Result) -> str:
+    """The result's message without its status line (the header says it)."""
+    status = status_of(result)
+    return "\n".join(line for line in result.message.splitlines() if line and line != status)
+
+
+def header_text(result: Result, body_room: int) -> str:
+    """The first text display: the headline, the clock, and what happened cut to ``body_room`` characters."""
+    top = "\n".join(part for part in (f"### {headline(result)}", clock_line(result)) if part)
+    body = happened(result)
+    if len(body) > body_room:
+        body = body[: max(0, body_room - 1)].rstrip() + "…"
+    return f"{top}\n{body}" if body else top
+
+
+def control_rows(result: Result) -> list[discord.ui.ActionRow[Any]]:
+    """The turn's controls in rows: a select menu alone on its row, buttons five to a row."""
+    rows: list[discord.ui.ActionRow[Any]] = []
+    buttons: list[discord.ui.Item[Any]] = []
+    for item in move_items(result):
+        if isinstance(item, MoveSelect):
+            rows.append(discord.ui.ActionRow(item))
+        else:
+            buttons.append(item)
+    for start in range(0, len(buttons), ROW_WIDTH):
+        rows.append(discord.ui.ActionRow(*buttons[start : start + ROW_WIDTH]))
+    return rows
+
+
+def turn_layout(result: Result, picture: str, pings: str) -> discord.ui.LayoutView:
+    """The turn message for ``result``: the board is the uploaded file named ``picture`` (sent with the message),
+    ``pings`` the line of mentions ("" for none). Persistent: its controls are dynamic items, answered after a
+    restart too."""
+    room = MAX_TEXT - len(pings) - len(f"### {headline(result)}\n{clock_line(result)}\n")
+    alt = f"{headline(result)}: the board"[:MAX_ALT_TEXT]
+    parts: list[discord.ui.Item[Any]] = [
+        discord.ui.TextDisplay(header_text(result, room)),
+        discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{picture}", description=alt)),
+    ]
+    if pings:
+        parts.append(discord.ui.TextDisplay(pings))
+    parts += control_rows(result)
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.Container(*parts))
+    return view
