@@ -2,7 +2,7 @@
 phone, the way a player looks at a turn —
 
 1. a header: the game and its number, then who is to move (or how the game ended) in large type, and the clock
-   of each player in small type under it;
+   of each player and whether the game is rated, with each player's rating, in small type under it;
 2. what just happened (the moves played, rolls, captures), without the status line the header already shows;
 3. the board picture, in a media gallery (it fills the container's width; its alt text says which board it is);
 4. the ping of the player to move and the spectators' mentions, next to
@@ -54,6 +54,12 @@ def clock_line(result: Result) -> str:
     return "-# clock: " + " · ".join(f"{player} {note}" for player, note in result.clock_notes.items())
 
 
+def rating_line(result: Result) -> str:
+    """Rated or unrated, and each player's rating, in small type: "-# rated: alice 1532, bob 1000?"."""
+    header = result.rating_header()
+    return f"-# {header}" if header else ""
+
+
 def happened(result: Result) -> str:
     """The result's message without its status line (the header says it)."""
     status = status_of(result)
@@ -62,7 +68,7 @@ def happened(result: Result) -> str:
 
 def header_text(result: Result, body_room: int) -> str:
     """The first text display: the headline, the clock, and what happened cut to ``body_room`` characters."""
-    top = "\n".join(part for part in (f"### {headline(result)}", clock_line(result)) if part)
+    top = "\n".join(part for part in (f"### {headline(result)}", clock_line(result), rating_line(result)) if part)
     body = happened(result)
     if len(body) > body_room:
         body = body[: max(0, body_room - 1)].rstrip() + "…"
@@ -87,7 +93,7 @@ def turn_layout(result: Result, picture: str, pings: str) -> discord.ui.LayoutVi
     """The turn message for ``result``: the board is the uploaded file named ``picture`` (sent with the message),
     ``pings`` the line of mentions ("" for none). Persistent: its controls are dynamic items, answered after a
     restart too."""
-    room = MAX_TEXT - len(pings) - len(f"### {headline(result)}\n{clock_line(result)}\n")
+    room = MAX_TEXT - len(pings) - len(f"### {headline(result)}\n{clock_line(result)}\n{rating_line(result)}\n")
     alt = f"{headline(result)}: the board"[:MAX_ALT_TEXT]
     parts: list[discord.ui.Item[Any]] = [
         discord.ui.TextDisplay(header_text(result, room)),
