@@ -8,7 +8,8 @@ Games are rated as they end, inside the commit that ends them (:mod:`data.store.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 from data.rows import FinishedGame, RatingChange, RatingRow, VariantRow
@@ -17,6 +18,8 @@ from data.store.rate import CHANGE_COLUMNS, RATING_COLUMNS, VARIANT_COLUMNS, rat
 
 #: players per query when a leaderboard is limited to a set of players (well under SQLite's variable limit)
 MEMBER_BATCH = 500
+#: SQLite's page cache while a rebuild writes (KiB)
+REBUILD_CACHE_KIB = 65536
 _BOARD_ORDER = "score DESC, player_id"
 
 
@@ -209,7 +212,7 @@ class RatingStore(CorrespondenceStore):
         many rows that wrote or removed. Rows already stored as given are left alone: a rebuild that finds the
         live ratings exact writes nothing (and takes a third of the time of one that starts from nothing)."""
         written = 0
-        async with self.transaction() as db:
+        async with self._larger_cache(), self.transaction() as db:
             for table, columns, keys, rows in (
                 ("rating_changes", CHANGE_COLUMNS, ("game_id", "player_id"), changes),
                 ("rating_variants", VARIANT_COLUMNS, ("player_id", "game_type", "variant"), variants),
@@ -227,6 +230,21 @@ class RatingStore(CorrespondenceStore):
                 await db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", fresh)
                 written += len(stale) + len(fresh)
         return written
+
+    @asynccontextmanager
+    async def _larger_cache(self) -> AsyncIterator[None]:
+        """SQLite's page cache at 64 MiB for a rebuild (the default 2 MiB holds a tenth of the indexes of 250,000
+        rating changes: writing them would evict and reread pages), back to what it was afterwards."""
+        if not self._sql.is_sqlite:
+            yield
+            return
+        async with self._db.execute("PRAGMA cache_size") as cursor:
+            before = int((await cursor.fetchone())[0])
+        await self._db.execute(f"PRAGMA cache_size = {-REBUILD_CACHE_KIB}")
+        try:
+            yield
+        finally:
+            await self._db.execute(f"PRAGMA cache_size = {before}")
 
 
 _VARIANT_BOARD = (
