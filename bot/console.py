@@ -60,7 +60,8 @@ Correspondence (every game):
 Ratings (-unrated at the challenge keeps a game out of them):
   <game> ratings [-variant options|standard] [page N]   the leaderboard, ten a page (a variant: who played it)
   <game> ratings <user>                                 a player's rating, rank and results in the game
-  profile <user> [<other user>]                         a player's ratings in every game; with another: head-to-head
+  profile <user> [<other user>]                         a player's ratings in every game, and their chart;
+                                                        with another user: their head-to-head record
   help                                                  this text and the list of games
 Add --as USER to act as USER where the command names no user, --now 2026-12-01T09:00Z to act at that time."""
 
@@ -346,7 +347,8 @@ class Console:
         return await self.actions.leaderboard(game, variant, page)
 
     async def _profile(self, args: list[str]) -> Result:
-        """``profile <user> [<other user>]``: a player's profile, or two players' head-to-head record."""
+        """``profile <user> [<other user>]``: a player's profile, with the chart of their ratings over time beside
+        the boards, or two players' head-to-head record."""
         users = args or ([self.identity] if self.identity is not None else [])
         if not 1 <= len(users) <= 2:
             raise ConsoleError("usage: profile <user> [<other user>]")
@@ -354,7 +356,16 @@ class Console:
             check_player_name(user)
         if len(users) == 2:
             return await self.actions.head_to_head(users[0], users[1])
-        return await self.actions.profile(users[0])
+        result = await self.actions.profile(users[0])
+        if not result.ok or not self.images:
+            return result
+        from render.chart import rating_chart
+
+        path = self.boards_dir / f"profile-{users[0].replace(':', '')}.png"
+        board_files.write_whole(path, rating_chart(await self.actions.rating_series(users[0]), player=users[0]))
+        result.message += f"\nrating chart: {path}"
+        result.data["chart"] = str(path)
+        return result
 
     async def _game_user(self, game: str, command: str, args: list[str]) -> tuple[int, str, list[str]]:
         """Read ``<id> <user> ...``; with ``--as`` the user may be left out (a word naming a player of the game

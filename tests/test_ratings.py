@@ -400,3 +400,17 @@ async def test_pbm_ratings_rebuild(tmp_path: Path, clock: FakeClock, capsys: pyt
         assert raw.execute("SELECT player_id, mu, sigma FROM ratings ORDER BY player_id").fetchall() == before
     assert await asyncio.to_thread(main, ["ratings", "rebuild", "--db", str(tmp_path / "none.sqlite3")]) == 2
     assert "there is no database there" in capsys.readouterr().err
+
+
+async def test_the_console_profile_draws_the_rating_chart_beside_the_boards(tmp_path: Path, clock: FakeClock) -> None:
+    from PIL import Image
+
+    store = await Store.open(tmp_path / "pbm.sqlite3")
+    console = Console(Actions(store, seed_source=lambda: 7, clock=clock, think=None), tmp_path / "boards")
+    await win_druid(console, 1, "bob", "alice")
+    shown = await ok(console, "profile alice")
+    chart = tmp_path / "boards" / "profile-alice.png"
+    assert shown.message.splitlines()[-1] == f"rating chart: {chart}" and shown.data["chart"] == str(chart)
+    assert Image.open(chart).size == (800, 450)
+    assert "chart" not in (await ok(console, "profile alice bob")).data  # a head-to-head has no chart
+    await store.close()
