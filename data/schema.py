@@ -138,6 +138,17 @@ MIGRATIONS: tuple[str, ...] = (
     INSERT INTO timers (due_at, kind, game_id)
         SELECT updated_at + 86400, 'clock', id FROM games WHERE status = 'active';
     """,
+    # 4: open challenges. Besides the players it names, a challenge may keep ``open_seats`` seats for anyone to
+    # take; those who took one are ``joined`` (JSON, in the order they came; they sit after the named players).
+    # ``rating_min`` / ``rating_max`` bound who may take an open seat (NULL: no bound). Listings read a server's
+    # open challenges by guild.
+    """
+    ALTER TABLE challenges ADD COLUMN open_seats INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE challenges ADD COLUMN joined TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE challenges ADD COLUMN rating_min INTEGER;
+    ALTER TABLE challenges ADD COLUMN rating_max INTEGER;
+    CREATE INDEX challenges_by_guild ON challenges(guild_id, status);
+    """,
 )
 
 #: The same migrations for PostgreSQL: the same tables, columns, indexes and constraints under the same numbers,
@@ -271,5 +282,13 @@ PG_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX queued_by_game ON queued_lines(game_id, player_id);
     INSERT INTO timers (due_at, kind, game_id)
         SELECT updated_at + 86400, 'clock', id FROM games WHERE status = 'active';
+    """,
+    # 4: open challenges: seats for anyone, who took them, the rating range
+    """
+    ALTER TABLE challenges ADD COLUMN open_seats BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE challenges ADD COLUMN joined TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE challenges ADD COLUMN rating_min BIGINT;
+    ALTER TABLE challenges ADD COLUMN rating_max BIGINT;
+    CREATE INDEX challenges_by_guild ON challenges(guild_id, status);
     """,
 )

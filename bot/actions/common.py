@@ -106,6 +106,8 @@ class Result:
     played_by: str | None = None
     #: what a vacation switch tells each game's other players (:class:`bot.actions.clocks.Notice`)
     notices: list[Any] = field(default_factory=list)
+    #: the challenges a listing shows (:class:`data.store.ChallengeRow`), for fronts that link to their messages
+    challenges: list[Any] = field(default_factory=list)
 
     def legal_move_texts(self) -> list[str]:
         """The legal moves of the player to move in the position this result is about (empty when the game is
