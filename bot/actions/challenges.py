@@ -254,9 +254,9 @@ class ChallengeActions(ActionsBase):
             challenge = await self.store.load_challenge(challenge_id)
         except (NotFoundError, DamagedRowError) as exc:
             return None, _fail(str(exc), challenge_id=challenge_id)
-        if challenge.status == "accepted" and challenge.game_id is not None:
-            started = f"challenge {challenge_id} was accepted: it is game {challenge.game_id}"
-            return None, _fail(started, challenge_id=challenge_id)
+        if challenge.status == "accepted":
+            game = "its game is starting" if challenge.game_id is None else f"it is game {challenge.game_id}"
+            return None, _fail(f"challenge {challenge_id} was accepted: {game}", challenge_id=challenge_id)
         if challenge.status != "open":
             return None, _fail(f"challenge {challenge_id} is {challenge.status}", challenge_id=challenge_id)
         if challenge.expires_at is not None and challenge.expires_at <= self._clock():
