@@ -60,7 +60,9 @@ async def test_a_four_player_drogo_starts_when_its_last_seat_is_taken(env) -> No
     made = await actions.challenge("drogo", ["alice"], ["-size=5", "-days=3"], open_seats=3)
     assert made.message.endswith("3 days per move: challenge 1, 3 seats open to anyone")
     first = await actions.accept(1, "bob")
-    assert first.ok and first.game_id is None and first.message == "bob took a seat in challenge 1; 2 seats open to anyone"
+    assert (
+        first.ok and first.game_id is None and first.message == "bob took a seat in challenge 1; 2 seats open to anyone"
+    )
     twice = await actions.accept(1, "bob")
     assert not twice.ok and twice.message == "you already have a seat in challenge 1"
     second = await actions.accept(1, "carol")
@@ -144,7 +146,9 @@ async def test_an_open_challenge_expires_like_any_other(env) -> None:
 
 async def test_the_rating_range_is_stored_and_shown(env) -> None:
     actions, _ = env
-    made = await actions.challenge("drogo", ["alice"], ["-rating_min=1400", "-size=5", "-rating_max=1800"], open_seats=2)
+    made = await actions.challenge(
+        "drogo", ["alice"], ["-rating_min=1400", "-size=5", "-rating_max=1800"], open_seats=2
+    )
     assert made.message.endswith("challenge 1, 2 seats open to players rated 1400 to 1800")
     row = await actions.store.load_challenge(1)
     assert (row.rating_min, row.rating_max, row.options) == (1400, 1800, ["-size=5"])
@@ -201,7 +205,7 @@ async def test_a_database_from_before_open_challenges_is_upgraded(tmp_path: Path
         raw.execute("INSERT INTO schema_version (version) VALUES (3)")
         raw.execute(
             "INSERT INTO challenges (type, options, players, accepted, status, created_at)"
-            ' VALUES (\'druid\', \'[]\', \'["alice","bob"]\', \'["alice"]\', \'open\', 1.0)'
+            " VALUES ('druid', '[]', '[\"alice\",\"bob\"]', '[\"alice\"]', 'open', 1.0)"
         )
     store = await Store.open(path)
     try:

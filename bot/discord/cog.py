@@ -457,7 +457,7 @@ class GameCommands(commands.Cog):
             embed.add_field(name="Options", value="\n".join(own)[:1024], inline=False)
         if every:
             embed.add_field(
-                name="Options of every game (clock, takebacks)", value="\n".join(every)[:1024], inline=False
+                name="Options of every game (clock, takebacks, open seats)", value="\n".join(every)[:1024], inline=False
             )
         await interaction.followup.send(embed=embed, ephemeral=True)
 
