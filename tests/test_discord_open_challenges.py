@@ -7,6 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.actions import Result
+from bot.discord.cog import REPLY_LIMIT, open_challenge_listing
+from data.store import ChallengeRow
 from tests.fakediscord.pbm import pbm_running
 
 if TYPE_CHECKING:
@@ -156,3 +159,19 @@ async def test_challenges_lists_this_servers_open_challenges(discord_world: Worl
     assert druid_only.content == "no open Druid challenges"
     assert there.content.splitlines()[1].startswith("[challenge 3](")
     assert "Druid, carol: 1 seat open to anyone" in there.content
+
+
+def test_a_long_listing_is_cut_to_one_message_saying_how_many_more() -> None:
+    rows = [
+        ChallengeRow(n, "drogo", [], ["alice"], ["alice"], "open", None, 1, 2, 3, 0.0, None, 3, [], None, None)
+        for n in range(1, 51)
+    ]
+    items = [f"challenge {r.id}: Drogo, alice: 3 seats open to anyone, 23h 59m left" for r in rows]
+    text = open_challenge_listing(Result(ok=True, message="50 open challenge(s)", items=items, challenges=rows))
+    lines = text.splitlines()
+    assert len(text) <= REPLY_LIMIT and lines[0] == "50 open challenge(s)"
+    assert (
+        lines[1]
+        == "[challenge 1](<https://discord.com/channels/1/2/3>): Drogo, alice: 3 seats open to anyone, 23h 59m left"
+    )
+    assert lines[-1] == f"… and {51 - len(lines) + 1} more" and len(lines) > 10
