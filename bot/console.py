@@ -33,6 +33,12 @@ MAX_LINE = 4096
 USAGE = """\
 Commands (pbmserv style; <id> is a game number, [pw] an ignored password word):
   <game> challenge [-options] user1 user2 [user3 ...]   start a game at once (options like -size=8 -hex)
+  <game> challenge [-options] user1 [user2 ...] open [open ...]
+                                                        an open challenge: each 'open' is a seat anyone may take,
+                                                        -rating_min=n / -rating_max=n for players so rated
+  <game> join <challenge> <user> [pw]                   take a seat in an open challenge; full, the game starts
+  <game> withdraw <challenge> <user> [pw]               withdraw your challenge
+  <game> challenges                                     the game's open challenges ('challenges': every game's)
   <game> move <id> <user> [pw] <move>[#n]               make a move (#n: refuse unless it is move n)
   <game> board <id> <user> [pw] <move>                  same as move (pbmserv's alias)
   <game> board <id>                                     show the board (our extension)
@@ -135,6 +141,10 @@ class Console:
             return await self._correspondence(words[0].lower(), words[1:]), None
         if words[0].lower() == "profile":
             return await self._profile(words[1:]), None
+        if words[0].lower() == "challenges":
+            if len(words) > 1:
+                raise ConsoleError("usage: challenges   (or <game> challenges for one game's)")
+            return await self.actions.challenges_open_to_all(), None
         try:
             game = registry.get(words[0]).name
         except GameError as exc:
@@ -146,6 +156,16 @@ class Console:
             return self.actions.help(game), None
         if command == "challenge":
             return await self._challenge(game, args)
+        if command in ("join", "withdraw"):
+            challenge_id, player = await self._challenge_user(game, command, args)
+            if command == "join":
+                joined = await self.actions.accept(challenge_id, player)
+                return joined, _board_name(game, joined.game_id)
+            return await self.actions.cancel(challenge_id, player), None
+        if command == "challenges":
+            if args:
+                raise ConsoleError(f"usage: {game} challenges")
+            return await self.actions.challenges_open_to_all(game), None
         if command in ("move", "mvoe", "board") and not (command == "board" and len(args) == 1):
             return await self._move(game, command, args)
         if command == "preview":
@@ -261,14 +281,34 @@ class Console:
         return game_id
 
     async def _challenge(self, game: str, args: list[str]) -> tuple[Result, str | None]:
+        """``<game> challenge [-options] user1 user2 ...``: a game started at once; each ``open`` in place of a
+        user is a seat anyone may take (``join``), and the game waits until they are all taken."""
         options = [a for a in args if a.startswith("-")]
-        players = [a for a in args if not a.startswith("-")]
-        if len(players) < 2:
-            raise ConsoleError(f"usage: {game} challenge [-options] user1 user2 [...]")
+        names = [a for a in args if not a.startswith("-")]
+        players = [a for a in names if a.lower() != "open"]
+        open_seats = len(names) - len(players)
+        if not names or names[0].lower() == "open" or len(names) < 2:
+            raise ConsoleError(f"usage: {game} challenge [-options] user1 user2 [...]   (open: a seat for anyone)")
         for player in players:
             check_player_name(player)
-        result = await self.actions.challenge(game, players, options, start=True)
+        result = await self.actions.challenge(game, players, options, start=True, open_seats=open_seats)
         return result, _board_name(game, result.game_id) if result.game_id else None
+
+    async def _challenge_user(self, game: str, command: str, args: list[str]) -> tuple[int, str]:
+        """Read ``<challenge> <user> [pw]`` (with ``--as`` the user may be left out), refusing a challenge to
+        another game than the command's word."""
+        if not args or (self.identity is None and len(args) < 2):
+            raise ConsoleError(f"usage: {game} {command} <challenge> <user> [password]")
+        challenge_id = parse_number(args[0], "challenge number")
+        kind = await self.actions.store.challenge_type_of(challenge_id)
+        if kind is not None and kind != game:
+            raise ConsoleError(
+                f"challenge {challenge_id} is for {registry.get(kind).title}, not {game}: use '{kind} {command} ...'"
+            )
+        player = args[1] if len(args) > 1 else self.identity
+        assert player is not None
+        check_player_name(player)
+        return challenge_id, player
 
     async def _move(self, game: str, command: str, args: list[str]) -> tuple[Result, str | None]:
         game_id, player, rest = await self._game_user(game, command, args)

@@ -90,6 +90,10 @@ class LogLine(NamedTuple):
 
 
 class ChallengeRow(NamedTuple):
+    """A challenge: the ``players`` it names (the challenger first) and which of them ``accepted``; an open
+    challenge also keeps ``open_seats`` seats for anyone, taken by ``joined`` in the order they came, for
+    players rated ``rating_min`` to ``rating_max`` (``None``: no bound)."""
+
     id: int
     type: str
     options: list[str]
@@ -102,6 +106,20 @@ class ChallengeRow(NamedTuple):
     message_id: int | None
     created_at: float
     expires_at: float | None
+    open_seats: int
+    joined: list[str]
+    rating_min: int | None
+    rating_max: int | None
+
+    @property
+    def seated(self) -> list[str]:
+        """Everyone with a seat so far, in seat order: the named players, then those who took an open seat."""
+        return [*self.players, *self.joined]
+
+    @property
+    def free_seats(self) -> int:
+        """Open seats nobody has taken yet."""
+        return self.open_seats - len(self.joined)
 
 
 class TimerRow(NamedTuple):

@@ -194,6 +194,17 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX rating_changes_by_player ON rating_changes(player_id, game_type, seq);
     CREATE INDEX rating_changes_by_seq ON rating_changes(seq);
     """,
+    # 5: open challenges. Besides the players it names, a challenge may keep ``open_seats`` seats for anyone to
+    # take; those who took one are ``joined`` (JSON, in the order they came; they sit after the named players).
+    # ``rating_min`` / ``rating_max`` bound who may take an open seat (NULL: no bound). Listings read a server's
+    # open challenges by guild.
+    """
+    ALTER TABLE challenges ADD COLUMN open_seats INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE challenges ADD COLUMN joined TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE challenges ADD COLUMN rating_min INTEGER;
+    ALTER TABLE challenges ADD COLUMN rating_max INTEGER;
+    CREATE INDEX challenges_by_guild ON challenges(guild_id, status);
+    """,
 )
 
 #: The same migrations for PostgreSQL: the same tables, columns, indexes and constraints under the same numbers,
@@ -379,5 +390,13 @@ PG_MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX rating_changes_by_player ON rating_changes(player_id, game_type, seq);
     CREATE INDEX rating_changes_by_seq ON rating_changes(seq);
+    """,
+    # 5: open challenges: seats for anyone, who took them, the rating range
+    """
+    ALTER TABLE challenges ADD COLUMN open_seats BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE challenges ADD COLUMN joined TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE challenges ADD COLUMN rating_min BIGINT;
+    ALTER TABLE challenges ADD COLUMN rating_max BIGINT;
+    CREATE INDEX challenges_by_guild ON challenges(guild_id, status);
     """,
 )

@@ -94,6 +94,8 @@ async def test_options_of_every_game_are_read_once_and_checked(console: Console)
         "-novacation",
         "-noundo",
         "-unrated",
+        "-rating_min=n",
+        "-rating_max=n",
     ]
 
 
@@ -592,6 +594,9 @@ def test_old_databases_keep_their_games_untimed(tmp_path: Path) -> None:
             "ratings",
         ):
             raw.execute(f"DROP TABLE {table}")
+        raw.execute("DROP INDEX challenges_by_guild")  # and what open challenges added after
+        for column in ("open_seats", "joined", "rating_min", "rating_max"):
+            raw.execute(f"ALTER TABLE challenges DROP COLUMN {column}")
     shown = subprocess.run(
         [sys.executable, "-m", "bot", "do", "--json", "--no-images", "--db", str(db), "druid show 1"],
         capture_output=True,

@@ -115,6 +115,8 @@ class Result:
     #: a listing's data for fronts that lay it out themselves (a leaderboard's page and rows, a profile's
     #: games), the same as ``--json`` prints
     data: dict[str, Any] = field(default_factory=dict)
+    #: the challenges a listing shows (:class:`data.store.ChallengeRow`), for fronts that link to their messages
+    challenges: list[Any] = field(default_factory=list)
 
     def legal_move_texts(self) -> list[str]:
         """The legal moves of the player to move in the position this result is about (empty when the game is
@@ -137,9 +139,7 @@ class Result:
         one (its ratings are in the text header)."""
         if self.state is None or self.rated is None:
             return {}
-        return {
-            seat: self.ratings.get(p, "") if self.rated else "unrated" for seat, p in enumerate(self.state.players)
-        }
+        return {seat: self.ratings.get(p, "") if self.rated else "unrated" for seat, p in enumerate(self.state.players)}
 
     def rating_header(self) -> str:
         """The text board's first line: ``rated: alice 1532, bob 1000?`` (``unrated: ...``); "" when unknown."""

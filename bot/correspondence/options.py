@@ -1,7 +1,8 @@
 """The options every game takes at the challenge, declared once: the clock (``-days``, ``-total``, ``-weekends``,
 ``-untimed``, ``-novacation``), ``-noundo`` and ``-unrated``. They are read beside the game's own options with the same
 parser, listed by ``help`` after them, and kept in the game's clock rather than in the rules' options, because
-they govern the server, not the board."""
+they govern the server, not the board. So are an open challenge's rating range (``-rating_min``,
+``-rating_max``), kept with the challenge: they say who may take its seats, and the game never sees them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from rules.base import Option, format_options, parse_options
+from rules.base import Option, OptionError, format_options, parse_options
 
 SERVER_OPTIONS: tuple[Option, ...] = (
     Option(
@@ -43,6 +44,13 @@ SERVER_OPTIONS: tuple[Option, ...] = (
     Option("unrated", bool, False, "the game does not count for the ratings"),
 )
 _NAMES = frozenset(option.name for option in SERVER_OPTIONS)
+#: the widest rating range a challenge may name
+MAX_RATING = 4000
+SEAT_OPTIONS: tuple[Option, ...] = (
+    Option("rating_min", int, None, "an open challenge's seats are for players rated n or more", 0, MAX_RATING),
+    Option("rating_max", int, None, "an open challenge's seats are for players rated n or less", 0, MAX_RATING),
+)
+_SEAT_NAMES = frozenset(option.name for option in SEAT_OPTIONS)
 
 
 @dataclass(frozen=True)
@@ -102,11 +110,30 @@ def split_options(tokens: Iterable[str]) -> tuple[list[str], list[str]]:
     return game, server
 
 
+def split_seat_options(tokens: Iterable[str]) -> tuple[list[str], list[str]]:
+    """Separate the rating range's words from the others: (others, the range's)."""
+    rest, seats = [], []
+    for token in tokens:
+        name = token[1:].partition("=")[0].lower() if token.startswith("-") else ""
+        (seats if name in _SEAT_NAMES else rest).append(token)
+    return rest, seats
+
+
+def parse_rating_range(tokens: Iterable[str]) -> tuple[int | None, int | None]:
+    """The rating range's words read as (lowest, highest), ``None`` where unbounded; raises
+    :class:`rules.base.OptionError` naming what is wrong, a lowest above the highest included."""
+    values = parse_options(SEAT_OPTIONS, tokens)
+    low, high = values["rating_min"], values["rating_max"]
+    if isinstance(low, int) and isinstance(high, int) and low > high:
+        raise OptionError(f"-rating_min={low} is above -rating_max={high}: nobody could take a seat")
+    return (low if isinstance(low, int) else None), (high if isinstance(high, int) else None)
+
+
 def parse_time_rules(tokens: Iterable[str]) -> TimeRules:
     """Read the server's option words; raises :class:`rules.base.OptionError` naming what is wrong."""
     return TimeRules(**parse_options(SERVER_OPTIONS, tokens))  # type: ignore[arg-type]
 
 
 def describe_options() -> list[str]:
-    """One help line per server option."""
-    return [option.describe() for option in SERVER_OPTIONS]
+    """One help line per server option, then the rating range's."""
+    return [option.describe() for option in (*SERVER_OPTIONS, *SEAT_OPTIONS)]

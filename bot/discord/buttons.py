@@ -37,7 +37,8 @@ def _bot(interaction: discord.Interaction) -> PbmBot:
 class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pbm:c:(?P<id>\d+):(?P<action>accept|decline|withdraw)"
 ):
-    """Accept, Decline (the challenged) or Withdraw (the challenger) an open challenge."""
+    """Accept, Decline (the challenged) or Withdraw (the challenger) a challenge; on an open challenge, Accept
+    also takes a seat for anyone else."""
 
     def __init__(self, challenge_id: int, action: str) -> None:
         self.challenge_id, self.action = challenge_id, action
@@ -170,11 +171,13 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb
         await _bot(interaction).games.post_replay(interaction, self.game_id)
 
 
-def challenge_view(challenge_id: int) -> discord.ui.View:
-    """Accept / Decline / Withdraw for a new challenge."""
+def challenge_view(challenge_id: int, *, decline: bool = True) -> discord.ui.View:
+    """Accept / Decline / Withdraw for a new challenge; an open challenge naming nobody but its challenger has
+    no Decline (Accept takes a seat, and nobody is asked)."""
     view = discord.ui.View(timeout=None)
     for action in _CHALLENGE_LABELS:
-        view.add_item(ChallengeButton(challenge_id, action))
+        if decline or action != "decline":
+            view.add_item(ChallengeButton(challenge_id, action))
     return view
 
 

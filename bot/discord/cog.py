@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import Actions, Result
+from bot.correspondence.options import MAX_RATING
 from bot.discord.buttons import challenge_view, preview_view, proposal_view
 from bot.discord.followups import Upload, answer, defer_publicly, remove_placeholder
 from bot.discord.front import Front, PostError
@@ -62,14 +63,31 @@ def time_zones(current: str, limit: int = 25) -> list[str]:
     return [n for n in _zone_names() if typed in n.lower()][:limit]
 
 
+def open_challenge_listing(result: Result, limit: int = REPLY_LIMIT) -> str:
+    """``/challenges``: one line per challenge, its number a link to its message (where Accept is), cut to one
+    message with a note of how many more there are."""
+    lines = [result.message]
+    for index, (row, item) in enumerate(zip(result.challenges, result.items, strict=True)):
+        name = f"challenge {row.id}"
+        if row.message_id is not None and row.guild_id is not None and row.channel_id is not None:
+            url = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id}"
+            item = f"[{name}](<{url}>){item.removeprefix(name)}"
+        more = len(result.items) - index
+        if len("\n".join([*lines, item])) + len(f"\n… and {more} more") > limit:
+            lines.append(f"… and {more} more")
+            break
+        lines.append(item)
+    return "\n".join(lines)
+
+
 def listing(result: Result) -> str:
     """A result's message followed by its items, one per line."""
     return "\n".join([result.message, *result.items])
 
 
 class GameCommands(commands.Cog):
-    """/challenge, /move, /board, /resign, /history, /replay, /games, /moves, /help, /notify, /watch, /unwatch,
-    /propose, /vacation, /queue."""
+    """/challenge, /challenges, /move, /board, /resign, /history, /replay, /games, /moves, /help, /notify, /watch,
+    /unwatch, /propose, /vacation, /queue."""
 
     def __init__(self, actions: Actions, front: Front) -> None:
         self.actions = actions
@@ -98,14 +116,17 @@ class GameCommands(commands.Cog):
 
     # ---- challenges ----------------------------------------------------------------------------------------
 
-    @app_commands.command(description="Challenge members to a game")
+    @app_commands.command(description="Challenge members to a game, or open one to anyone in the channel")
     @app_commands.describe(
         game="which game",
-        opponent="who you challenge",
+        opponent="who you challenge; name nobody to open the game to anyone",
         opponent2="a third player (Druid hex, Drogo)",
         opponent3="a fourth player (Drogo)",
         options="pbmserv options, e.g. -size=8 -hex",
         level="when you challenge me: how well I play, 1 (easy) to 3 (hard); 2 by default",
+        open_seats="seats anyone may take with Accept (1 when you name no opponent)",
+        rating_min="open seats are for players rated this or more",
+        rating_max="open seats are for players rated this or less",
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
@@ -113,11 +134,14 @@ class GameCommands(commands.Cog):
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
-        opponent: discord.Member,
+        opponent: discord.Member | None = None,
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
         options: str | None = None,
         level: app_commands.Range[int, 1, 3] | None = None,
+        open_seats: app_commands.Range[int, 1, 3] | None = None,
+        rating_min: app_commands.Range[int, 0, MAX_RATING] | None = None,
+        rating_max: app_commands.Range[int, 0, MAX_RATING] | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         members = [m for m in (interaction.user, opponent, opponent2, opponent3) if m is not None]
@@ -138,8 +162,16 @@ class GameCommands(commands.Cog):
         except ValueError as exc:
             await reply(interaction, f"cannot read the options: {exc}")
             return
+        ratings = (("rating_min", rating_min), ("rating_max", rating_max))
+        words += [f"-{name}={value}" for name, value in ratings if value is not None]  # read like the options
+        seats = open_seats if open_seats is not None else (1 if len(members) == 1 else 0)
         result = await self.actions.challenge(
-            game.value, players, words, guild_id=interaction.guild_id, channel_id=interaction.channel_id
+            game.value,
+            players,
+            words,
+            open_seats=seats,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
         )
         if not result.ok or result.challenge_id is None:
             await reply(interaction, result.message)
@@ -153,21 +185,27 @@ class GameCommands(commands.Cog):
                 await self.start_game(interaction, accepted)
                 return
             result.message += f"\n{accepted.message}"
-        await self._post_challenge(interaction, result, [m for m in members if m not in computers])
+        await self._post_challenge(interaction, result, [m for m in members if m not in computers], seats)
 
     async def _post_challenge(
-        self, interaction: discord.Interaction, result: Result, members: list[discord.abc.User]
+        self, interaction: discord.Interaction, result: Result, members: list[discord.abc.User], open_seats: int
     ) -> None:
         assert result.challenge_id is not None and interaction.channel is not None
         challenged = members[1:]
-        tail = " ".join(m.mention for m in challenged) + ": accept or decline below."
+        mentions = " ".join(m.mention for m in challenged)
+        if not open_seats:
+            tail = f"{mentions}: accept or decline below."
+        elif challenged:
+            tail = f"{mentions}: accept or decline below; anyone else may take an open seat with Accept."
+        else:
+            tail = "Anyone else may take a seat with Accept; the game starts when every seat is taken."
         text = f"{result.message[: 1999 - len(tail)]}\n{tail}"  # the mentions always fit in Discord's 2,000
         channel = interaction.channel
         assert isinstance(channel, discord.abc.Messageable)
         try:
             message = await channel.send(
                 text,
-                view=challenge_view(result.challenge_id),
+                view=challenge_view(result.challenge_id, decline=bool(challenged)),
                 allowed_mentions=discord.AllowedMentions(users=challenged, everyone=False, roles=False),
             )
         except discord.Forbidden:
@@ -177,6 +215,15 @@ class GameCommands(commands.Cog):
             return
         await self.actions.store.update_challenge(result.challenge_id, message_id=message.id)
         await reply(interaction, f"Challenge {result.challenge_id} posted.")
+
+    @app_commands.command(name="challenges", description="The open challenges in this server, with seats to take")
+    @app_commands.describe(game="only this game's")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def challenges(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await self.actions.challenges_open_to_all(game.value if game else None, guild_id=interaction.guild_id)
+        await reply(interaction, open_challenge_listing(result))
 
     async def start_game(self, interaction: discord.Interaction, result: Result) -> None:
         """A challenge was accepted by everyone: open the game's thread, post the opening board, ping the first
@@ -398,7 +445,7 @@ class GameCommands(commands.Cog):
             embed.add_field(name="Options", value="\n".join(own)[:1024], inline=False)
         if every:
             embed.add_field(
-                name="Options of every game (clock, takebacks)", value="\n".join(every)[:1024], inline=False
+                name="Options of every game (clock, takebacks, open seats)", value="\n".join(every)[:1024], inline=False
             )
         await answer(interaction, ephemeral=True, embed=embed)
 
