@@ -205,6 +205,18 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE challenges ADD COLUMN rating_max INTEGER;
     CREATE INDEX challenges_by_guild ON challenges(guild_id, status);
     """,
+    # 6: the players pbm has seen in each Discord server (they used a command there, were named in one, or played
+    # a game there): a server's leaderboard shows them. Filled at once from the games already played in servers.
+    """
+    CREATE TABLE guild_players (
+        guild_id   INTEGER NOT NULL,
+        player_id  TEXT NOT NULL REFERENCES players(id),
+        PRIMARY KEY (guild_id, player_id)
+    ) WITHOUT ROWID;
+    INSERT INTO guild_players (guild_id, player_id)
+        SELECT DISTINCT g.guild_id, p.player_id FROM games g JOIN game_players p ON p.game_id = g.id
+        WHERE g.guild_id IS NOT NULL;
+    """,
 )
 
 #: The same migrations for PostgreSQL: the same tables, columns, indexes and constraints under the same numbers,
@@ -398,5 +410,16 @@ PG_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE challenges ADD COLUMN rating_min BIGINT;
     ALTER TABLE challenges ADD COLUMN rating_max BIGINT;
     CREATE INDEX challenges_by_guild ON challenges(guild_id, status);
+    """,
+    # 6: the players seen in each Discord server, for its leaderboard
+    """
+    CREATE TABLE guild_players (
+        guild_id   BIGINT NOT NULL,
+        player_id  TEXT NOT NULL REFERENCES players(id),
+        PRIMARY KEY (guild_id, player_id)
+    );
+    INSERT INTO guild_players (guild_id, player_id)
+        SELECT DISTINCT g.guild_id, p.player_id FROM games g JOIN game_players p ON p.game_id = g.id
+        WHERE g.guild_id IS NOT NULL;
     """,
 )

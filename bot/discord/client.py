@@ -37,8 +37,10 @@ from bot.discord.buttons import (
 )
 from bot.discord.cog import GameCommands, show_board_menu, word_commands
 from bot.discord.front import Front, render_board
+from bot.discord.ratings import PageButton, RatingCommands
 from bot.discord.thinking import ComputerPool
 from data.store import Store
+from render import chart
 
 log = logging.getLogger("pbm.discord")
 #: the longest pause between two sweeps, in seconds
@@ -90,6 +92,7 @@ class PbmBot(commands.AutoShardedBot):
         self._render = render
         self._store: Store | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._chart_ready: asyncio.Task[None] | None = None
         self._computers = ComputerPool()
         offset = config.clock_offset
         self.clock: Callable[[], float] = clock or (lambda: time.time() + offset)
@@ -98,6 +101,7 @@ class PbmBot(commands.AutoShardedBot):
     actions: Actions
     front: Front
     games: GameCommands
+    ratings: RatingCommands
 
     async def login(self, token: str) -> None:
         apply_endpoints(self.config)
@@ -118,10 +122,17 @@ class PbmBot(commands.AutoShardedBot):
         self.front = Front(self, self.actions, self._render)
         self.games = GameCommands(self.actions, self.front)
         await self.add_cog(self.games)
+        self.ratings = RatingCommands(self.actions, self.front, self.clock)
+        await self.add_cog(self.ratings)
         for command in word_commands(self.games):
             self.tree.add_command(command)
         self.tree.add_command(show_board_menu(self.games))
-        self.add_dynamic_items(ChallengeButton, MoveButton, MoveSelect, ReplayButton, ProposalButton, PreviewButton)
+        self.add_dynamic_items(
+            ChallengeButton, MoveButton, MoveSelect, ReplayButton, ProposalButton, PreviewButton, PageButton
+        )
+        # matplotlib's import and fonts, about a third of a second, are paid now on a worker thread rather than by
+        # the first /profile; nothing waits for it
+        self._chart_ready = asyncio.create_task(self._prepare_charts())
         if self.force_sync or self.config.runs_shard_zero:
             self.synced = await sync_if_changed(self, self._store, force=self.force_sync)
         else:
@@ -129,7 +140,15 @@ class PbmBot(commands.AutoShardedBot):
             self.synced = False
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
+    async def _prepare_charts(self) -> None:
+        try:
+            await asyncio.to_thread(chart.prepare)
+        except Exception:
+            log.exception("preparing the rating charts failed; the first /profile will draw more slowly")
+
     async def close(self) -> None:
+        if self._chart_ready is not None:
+            await self._chart_ready  # a worker thread cannot be stopped; it ends within a second
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):

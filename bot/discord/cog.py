@@ -607,17 +607,21 @@ class GameCommands(commands.Cog):
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        """Unexpected failures: logged in full, answered briefly."""
-        cause: Any = error.__cause__ or error
-        log.error("command %s failed", interaction.command and interaction.command.name, exc_info=cause)
-        text = str(cause) if isinstance(cause, PostError) else "Something went wrong; the admin has the details."
-        try:
-            if interaction.response.is_done():
-                await answer(interaction, text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not report the failure to the user")
+        await report_failure(interaction, error)
+
+
+async def report_failure(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    """A command's unexpected failure: logged in full, answered briefly."""
+    cause: Any = error.__cause__ or error
+    log.error("command %s failed", interaction.command and interaction.command.name, exc_info=cause)
+    text = str(cause) if isinstance(cause, PostError) else "Something went wrong; the admin has the details."
+    try:
+        if interaction.response.is_done():
+            await answer(interaction, text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not report the failure to the user")
 
 
 def show_board_menu(cog: GameCommands) -> app_commands.ContextMenu:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,8 +67,10 @@ async def answer(
     uploads: tuple[Upload, ...] = (),
     view: discord.ui.View | None = None,
     embed: discord.Embed | None = None,
+    embeds: Sequence[discord.Embed] = (),
 ) -> None:
-    """The followup of a deferred interaction; past the token's 15 minutes, delivered as the module says."""
+    """The followup of a deferred interaction; past the token's 15 minutes, delivered as the module says. Give
+    ``embed`` or ``embeds`` (up to ten), not both."""
     message: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
     if content:
         message["content"] = content[:2000]
@@ -75,6 +78,8 @@ async def answer(
         message["view"] = view
     if embed is not None:
         message["embed"] = embed
+    elif embeds:
+        message["embeds"] = list(embeds)
     try:
         await interaction.followup.send(
             **message, files=[u.file() for u in uploads] or discord.utils.MISSING, ephemeral=ephemeral

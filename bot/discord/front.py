@@ -103,13 +103,25 @@ class Front:
         self._thread_locks: dict[int, asyncio.Lock] = {}
         self._unposted_lock = asyncio.Lock()
         self._watchers_lock = asyncio.Lock()
+        #: (server, user) pairs this process has recorded as seen (see :meth:`player_id`)
+        self._seen: set[tuple[int, int]] = set()
 
     # ---- identity ------------------------------------------------------------------------------------------
 
     async def player_id(self, user: discord.abc.User) -> str:
         """The player a Discord user is: the id stored for them, else their username (unique on Discord). A
         console player of that name without a Discord id becomes theirs, so console and Discord share games;
-        when another Discord user already holds the name, the Discord id is appended to keep ids unique."""
+        when another Discord user already holds the name, the Discord id is appended to keep ids unique.
+
+        A server member (who used a command there, or was named in one) is remembered as seen in that server,
+        once per process: the server's leaderboard shows the players seen in it."""
+        player = await self._player_of(user)
+        if isinstance(user, discord.Member) and (user.guild.id, user.id) not in self._seen:
+            await self.store.add_guild_players(user.guild.id, [player])
+            self._seen.add((user.guild.id, user.id))
+        return player
+
+    async def _player_of(self, user: discord.abc.User) -> str:
         known = await self.store.player_by_discord_id(user.id)
         if known is not None:
             return known
@@ -145,6 +157,7 @@ class Front:
             raise self._missing(exc, parent, "create_public_threads") from exc
         assert result.game_id is not None
         await self.store.set_thread(result.game_id, parent.guild.id, parent.id, thread.id)
+        await self.store.add_guild_players(parent.guild.id, result.players)  # computer players too
         for user in await self.mentions(result.players):
             try:
                 await thread.add_user(user)

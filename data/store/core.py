@@ -62,6 +62,7 @@ COPIED_TABLES = {
     "ratings": "player_id, game_type",
     "rating_variants": "player_id, game_type, variant",
     "rating_changes": "game_id, player_id",
+    "guild_players": "guild_id, player_id",
 }
 #: rows read at a time when a database is copied
 COPY_BATCH = 500
@@ -127,6 +128,7 @@ REQUIRED_TABLES = (
     "ratings",
     "rating_variants",
     "rating_changes",
+    "guild_players",
 )
 
 

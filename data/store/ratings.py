@@ -100,6 +100,37 @@ class RatingStore(CorrespondenceStore):
         found.sort(key=lambda row: (-row.score, row.player_id))
         return found[offset : offset + limit], len(found)
 
+    async def add_guild_players(self, guild_id: int, players: Collection[str]) -> None:
+        """Remember that ``players`` (who exist) were seen in a Discord server: its leaderboard shows them."""
+        if not players:
+            return
+        async with self.transaction() as db:
+            await db.executemany(
+                "INSERT INTO guild_players (guild_id, player_id) VALUES (?, ?)"
+                " ON CONFLICT(guild_id, player_id) DO NOTHING",
+                [(guild_id, player) for player in sorted(set(players))],
+            )
+
+    async def guild_players(self, guild_id: int) -> list[str]:
+        """The players seen in a Discord server (one range of the table's key), by id."""
+        async with self._db.execute(
+            "SELECT player_id FROM guild_players WHERE guild_id = ? ORDER BY player_id", (guild_id,)
+        ) as cursor:
+            return [str(row[0]) for row in await cursor.fetchall()]
+
+    async def variants_played(self, game_type: str, limit: int = 200) -> list[str]:
+        """The variants of a game type that rated games were played in, alphabetically, at most ``limit``: one
+        index seek per variant (each finds the next name after the last), however many players played them."""
+        async with self._db.execute(
+            "WITH RECURSIVE found(name, n) AS ("
+            " SELECT MIN(variant), 1 FROM rating_variants WHERE game_type = ?"
+            " UNION ALL SELECT (SELECT MIN(variant) FROM rating_variants WHERE game_type = ? AND variant > found.name),"
+            " n + 1 FROM found WHERE found.name IS NOT NULL AND n < ?)"
+            " SELECT name FROM found WHERE name IS NOT NULL",
+            (game_type, game_type, limit),
+        ) as cursor:
+            return [str(row[0]) for row in await cursor.fetchall()]
+
     async def rank_of(self, player_id: str, game_type: str) -> tuple[int, int] | None:
         """A player's place on a game type's leaderboard and how many players it holds (``None``: not rated)."""
         rows = await self.ratings_of(game_type, [player_id])

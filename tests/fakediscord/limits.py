@@ -3,7 +3,9 @@
 Discord answers a body that breaks a limit with HTTP 400, code 50035 "Invalid Form Body" and an ``errors`` tree
 naming the offending field (``{"content": {"_errors": [{"code": ..., "message": ...}]}}``, list indices as string
 keys); a message with nothing to show with 50006 "Cannot send an empty message". Checked here: content up to 2,000
-characters, at most 10 embeds and 10 attachments; up to 5 action rows of 1 to 5 buttons or exactly one select menu,
+characters, at most 10 embeds and 10 attachments; each embed's title up to 256 characters, description 4,096, at
+most 25 fields of a name (1 to 256) and a value (1 to 1,024), footer 2,048, author 256, and 6,000 characters over
+every embed of the message; up to 5 action rows of 1 to 5 buttons or exactly one select menu,
 the button and select rules of :mod:`tests.fakediscord.components`; messages flagged IS_COMPONENTS_V2 by its
 layout rules, without ``content`` or ``embeds``; autocomplete answers of at most 25 choices, names of 1 to 100
 characters and string values of at most 100.
@@ -18,6 +20,10 @@ from tests.fakediscord.payloads import IS_COMPONENTS_V2
 
 MAX_CONTENT, MAX_EMBEDS, MAX_ATTACHMENTS = 2000, 10, 10
 MAX_ROWS, MAX_ROW_WIDTH, MAX_CHOICES, MAX_CHOICE_TEXT = 5, 5, 25, 100
+#: an embed's limits: title, description, fields, a field's name and value, footer text, author name; and the
+#: characters of all of them over every embed of a message
+MAX_TITLE, MAX_DESCRIPTION, MAX_FIELDS, MAX_FIELD_NAME, MAX_FIELD_VALUE = 256, 4096, 25, 256, 1024
+MAX_FOOTER, MAX_AUTHOR, MAX_EMBED_TOTAL = 2048, 256, 6000
 
 
 Errors = dict[str, Any]
@@ -77,6 +83,7 @@ def check_message(
         _error_at(errors, ["content"], _too_long(MAX_CONTENT))
     if len(body.get("embeds") or []) > MAX_EMBEDS:
         _error_at(errors, ["embeds"], _too_long(MAX_EMBEDS))
+    _check_embeds(body.get("embeds") or [], errors)
     kept: list[str] = []
     if current is not None:
         existing = current.get("attachments") or []
@@ -99,6 +106,37 @@ def check_message(
     shown = any(after.get(key) for key in ("content", "embeds", "components", "sticker_ids", "poll"))
     if not shown and not files and not kept:
         raise ApiError(400, 50006, "Cannot send an empty message")
+
+
+def _check_embeds(embeds: list[dict[str, Any]], errors: Errors) -> None:
+    """Each embed's text within its limits, and all of them within MAX_EMBED_TOTAL."""
+    total = 0
+    for e, embed in enumerate(embeds):
+        where = ["embeds", str(e)]
+        texts = [
+            (["title"], embed.get("title"), MAX_TITLE),
+            (["description"], embed.get("description"), MAX_DESCRIPTION),
+            (["footer", "text"], (embed.get("footer") or {}).get("text"), MAX_FOOTER),
+            (["author", "name"], (embed.get("author") or {}).get("name"), MAX_AUTHOR),
+        ]
+        fields = embed.get("fields") or []
+        if len(fields) > MAX_FIELDS:
+            _error_at(errors, [*where, "fields"], _too_long(MAX_FIELDS))
+        for f, item in enumerate(fields):
+            for key, limit in (("name", MAX_FIELD_NAME), ("value", MAX_FIELD_VALUE)):
+                text = str(item.get(key) or "")
+                if not text.strip():
+                    required = {"_errors": [{"code": "BASE_TYPE_REQUIRED", "message": "This field is required"}]}
+                    _error_at(errors, [*where, "fields", str(f), key], required)
+                texts.append((["fields", str(f), key], text, limit))
+        for path, text, limit in texts:
+            length = len(str(text or ""))
+            total += length
+            if length > limit:
+                _error_at(errors, [*where, *path], _too_long(limit))
+    if total > MAX_EMBED_TOTAL:
+        size = {"code": "MAX_EMBED_SIZE_EXCEEDED", "message": f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}"}
+        _error_at(errors, ["embeds"], {"_errors": [size]})
 
 
 def is_layout(body: dict[str, Any], current: dict[str, Any] | None = None) -> bool:

@@ -1011,8 +1011,15 @@ class FakeDiscord:
         return json_response(original.payload)
 
     def _webhook_message(self, request: web.Request) -> Message:
+        """The message a webhook route names: one the interaction produced, or (``@original`` of a component
+        interaction answered by updating its message, types 6 and 7) the message whose component was used."""
         record = self._interaction_by_token(request.match_info["token"])
         raw = request.match_info["message_id"]
+        if raw == "@original" and record.original_id is None and record.response_type in (6, 7):
+            message = self.messages.get(record.clicked_id) if record.clicked_id is not None else None
+            if message is None or message.deleted:
+                raise ApiError(404, 10008, "Unknown Message")
+            return message
         mid = record.original_id if raw == "@original" else int(raw)
         message = self.messages.get(mid) if mid is not None else None
         if message is None or message.deleted or message not in record.messages:
