@@ -125,11 +125,9 @@ async def test_a_servers_leaderboard_shows_the_players_seen_there(discord_world:
     async with pbm_running(fake, tmp_path / "pbm.sqlite3") as bot:
         for name, uid in (("alice", w.alice), ("bob", w.bob), ("carol", w.carol), ("dave", dave)):
             await bot.actions.store.ensure_player(name, uid)
-        await bot.actions.store.replace_ratings(
-            [RatingRow(p, "druid", 30.0 - k, 2.0, 24.0 - k, 4, 2, 2, 0) for k, p in enumerate(["dave", "carol", "bob"])],
-            [],
-            [],
-        )
+        ranked = ["dave", "carol", "bob"]
+        rows = [RatingRow(p, "druid", 30.0 - k, 2.0, 24.0 - k, 4, 2, 2, 0) for k, p in enumerate(ranked)]
+        await bot.actions.store.replace_ratings(rows, [], [])
         # bob named in a command here; carol and dave use one in the other server
         await command(fake, w.alice, w.channel, "games", player=w.bob)
         for user in (w.carol, dave):
