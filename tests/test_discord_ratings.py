@@ -16,8 +16,12 @@ from PIL import Image
 
 import render.chart
 from bot.actions import Actions
+from bot.discord.rating_embeds import CHART_FILE, head_to_head_embed, profile_embeds
+from bot.discord.ratings import SERVER, Board, PageButton
 from bot.ratings import STANDARD
 from data.rows import RatingRow
+from rules import registry
+from tests.fakediscord.limits import check_message
 from tests.fakediscord.pbm import FakeClock, pbm_running
 
 if TYPE_CHECKING:
@@ -302,3 +306,41 @@ async def test_the_chart_is_prepared_on_a_worker_thread_as_the_bot_starts(
     async with pbm_running(discord_world.fake, tmp_path / "pbm.sqlite3"):
         await discord_world.fake.wait_for(lambda: threads, what="prepare() called")
     assert len(threads) == 1 and threads[0] is not threading.main_thread()
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_every_variant_fits_a_button_and_reads_back(game: str) -> None:
+    """The longest variant of each game (every option given, each number at its largest) on the deepest page
+    still fits Discord's 100 characters, matches the button's template and decodes to the same board."""
+    options = registry.get(game).options
+    longest = " ".join(f"-{o.name}" if o.kind is bool else f"-{o.name}={o.maximum}" for o in options)
+    for variant in (None, STANDARD, "-" + options[0].name if options[0].kind is bool else None, longest):
+        board = Board(game, SERVER, variant)
+        custom_id = board.custom_id(100000)
+        match = PageButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+        assert len(custom_id) <= 100 and match is not None, custom_id
+        assert Board.decode(match["game"], match["scope"], match["variant"]) == board
+
+
+def test_a_profile_of_every_game_with_many_variants_keeps_discords_limits() -> None:
+    variants = [
+        {"variant": f"-num_tiles={n} -tantrix -start_joint -end_most -tie_largest_wins", "games": 3, "wins": 1,
+         "losses": 1, "draws": 1}
+        for n in range(60)
+    ]  # fmt: skip
+    sections = [
+        {"game": game, "rating": 1999, "provisional": False, "rank": 123456, "players": 999999, "games": 99999,
+         "wins": 33333, "losses": 33333, "draws": 33333, "streak": -12, "seconds_per_move": 9 * 86400.0,
+         "variants": variants, "points_won": 123456, "points_lost": 654321}
+        for game in registry.names()
+    ]  # fmt: skip
+    name = "a" * 32 + "-" + "9" * 19
+    embeds = profile_embeds({"player": name, "games": sections}, chart=True)
+    check_message({"embeds": [e.to_dict() for e in embeds]}, [CHART_FILE])  # raises ApiError when refused
+    assert len(embeds) == 5
+    assert fields(embeds[3].to_dict())["Variants"].endswith("more variants")
+    assert fields(embeds[3].to_dict())["Streak"] == "12 losses"
+    assert fields(embeds[3].to_dict())["Time per move"] == "9d"
+    record = {"player": name, "other": name[::-1], "games": 10**6, "wins": 1, "losses": 2, "draws": 3}
+    record["by_game"] = [{"game": g, "games": 9, "wins": 1, "losses": 2, "draws": 6} for g in registry.names()]
+    check_message({"embeds": [head_to_head_embed(record).to_dict()]}, [])

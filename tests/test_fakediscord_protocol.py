@@ -52,6 +52,21 @@ async def test_response_types_that_do_not_fit_the_interaction_are_refused(discor
     assert second == (400, {"message": "Interaction has already been acknowledged.", "code": 40060})
 
 
+async def test_a_deferred_update_edits_the_clicked_message_through_original(discord_world: World) -> None:
+    w = discord_world
+    posted = await send(w.fake, "POST", f"/channels/{w.channel}/messages", {"content": "page 1"})
+    clicked = int(posted[1]["id"])
+    click = interaction(w.fake, w.channel, w.bob, kind=3, clicked=clicked)
+    command = interaction(w.fake, w.channel, w.bob, kind=2)
+    before = await send(w.fake, "PATCH", webhook_route(w.fake, click, "@original"), {"content": "too soon"})
+    await send(w.fake, "POST", callback_route(click), {"type": 6})
+    edited = await send(w.fake, "PATCH", webhook_route(w.fake, click, "@original"), {"content": "page 2"})
+    await send(w.fake, "POST", callback_route(command), {"type": 4, "data": {"content": "hello"}})
+    others = await send(w.fake, "PATCH", webhook_route(w.fake, command, str(clicked)), {"content": "no"})
+    assert before[0] == 404 and edited[0] == 200 and others[0] == 404
+    assert w.fake.messages[clicked].content == "page 2" and w.fake.messages[clicked].pinged == []
+
+
 def slash(name: str, description: str = "does it", options: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     return {"name": name, "type": 1, "description": description, "options": options or []}
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tests.fakediscord.pbm import pbm_running, start_game
-from tests.fakediscord.rest import interaction, refused, send
+from tests.fakediscord.rest import error_codes, interaction, refused, send
 
 if TYPE_CHECKING:
     from tests.fakediscord.fixtures import World
@@ -45,6 +45,34 @@ async def test_messages_over_discords_size_limits_or_empty_are_refused(discord_w
     assert empty == (400, {"message": "Cannot send an empty message", "code": 50006})
     assert emptied[1]["code"] == 50006
     assert [len(m.content) for m in w.fake.channel_log(w.channel)] == [2000, 0]
+
+
+async def test_embeds_over_discords_limits_are_refused_where_they_are_too_long(discord_world: World) -> None:
+    w = discord_world
+    post = f"/channels/{w.channel}/messages"
+    full = {
+        "title": "t" * 256,
+        "description": "d" * 2000,
+        "fields": [{"name": "n", "value": "v" * 100} for _ in range(25)],
+        "footer": {"text": "f" * 100},
+    }
+    ok = await send(w.fake, "POST", post, {"embeds": [full]})
+    title = await send(w.fake, "POST", post, {"embeds": [{"title": "t" * 257}]})
+    description = await send(w.fake, "POST", post, {"embeds": [{}, {"description": "d" * 4097}]})
+    fields = await send(w.fake, "POST", post, {"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]})
+    value = await send(w.fake, "POST", post, {"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]})
+    blank = await send(w.fake, "POST", post, {"embeds": [{"fields": [{"name": "n", "value": " "}]}]})
+    footer = await send(w.fake, "POST", post, {"embeds": [{"footer": {"text": "f" * 2049}}]})
+    author = await send(w.fake, "POST", post, {"embeds": [{"author": {"name": "a" * 257}}]})
+    total = await send(w.fake, "POST", post, {"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]})
+    assert ok[0] == 200
+    assert refused(title, "embeds", "0", "title") and refused(description, "embeds", "1", "description")
+    assert refused(fields, "embeds", "0", "fields")
+    assert refused(value, "embeds", "0", "fields", "0", "value")
+    assert error_codes(blank, "embeds", "0", "fields", "0", "value") == ["BASE_TYPE_REQUIRED"]
+    assert refused(footer, "embeds", "0", "footer", "text") and refused(author, "embeds", "0", "author", "name")
+    assert error_codes(total, "embeds") == ["MAX_EMBED_SIZE_EXCEEDED"]
+    assert len(w.fake.channel_log(w.channel)) == 1
 
 
 async def test_components_that_break_discords_layout_rules_are_refused(discord_world: World) -> None:
