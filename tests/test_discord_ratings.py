@@ -151,6 +151,18 @@ async def test_a_servers_leaderboard_shows_the_players_seen_there(discord_world:
     )
 
 
+async def test_the_players_of_a_game_started_in_a_server_are_seen_there(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    fake = w.fake
+    async with pbm_running(fake, tmp_path / "pbm.sqlite3") as bot:
+        values = {"game": "druid", "opponent": fake.application_id, "level": 1, "options": "-size=5"}
+        await fake.reply(await fake.slash(w.alice, w.channel, "challenge", values))
+        thread = await fake.wait_for(lambda: next(iter(fake.threads.values()), None), what="game thread")
+        await fake.wait_for(lambda: fake.channel_log(thread.id), what="opening board")  # posted after the record
+        seen = await bot.actions.store.guild_players(w.guild)
+    assert seen == ["ai:1", "alice"]  # the computer player too: its rating is on the server's board
+
+
 async def finish(actions: Actions, clock: FakeClock, game: str, loser: str, winner: str, options: str = "") -> None:
     """A rated game ``winner`` wins: moves an hour apart until both have moved and it is ``loser``'s turn, who
     resigns."""

@@ -33,7 +33,8 @@ def _escape(name: str) -> str:
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else many or one + 's'}"
+    """``1 game``, ``9,649 players``."""
+    return f"{n:,} {one if n == 1 else many or one + 's'}"
 
 
 def _colour(title: str) -> discord.Colour:
@@ -47,7 +48,7 @@ def _rating(entry: dict[str, Any]) -> str:
 
 
 def _record(entry: dict[str, Any]) -> str:
-    return f"{entry['wins']} W · {entry['losses']} L · {entry['draws']} D"
+    return f"{entry['wins']:,} W · {entry['losses']:,} L · {entry['draws']:,} D"
 
 
 def board_title(data: dict[str, Any], where: str) -> str:
@@ -61,7 +62,7 @@ def leaderboard_embed(data: dict[str, Any], where: str) -> discord.Embed:
     """A page of a leaderboard: one line per player (rank, name, rating, games and results), the page and the
     number of players under it."""
     lines = [
-        f"**{row['rank']}.** {_escape(row['player'])} · **{_rating(row)}** · "
+        f"**{row['rank']:,}.** {_escape(row['player'])} · **{_rating(row)}** · "
         f"{_count(row['games'], 'game')}: {_record(row)}"
         for row in data["rows"]
     ]
@@ -70,7 +71,7 @@ def leaderboard_embed(data: dict[str, Any], where: str) -> discord.Embed:
         description="\n".join(lines),
         colour=_colour(registry.get(data["game"]).title),
     )
-    footer = f"Page {data['page']} of {data['pages']} · {_count(data['total'], 'player')}"
+    footer = f"Page {data['page']:,} of {data['pages']:,} · {_count(data['total'], 'player')}"
     if any(row["provisional"] for row in data["rows"]):
         footer += " · ? provisional: the first games"
     return embed.set_footer(text=footer)
@@ -111,13 +112,13 @@ def game_embed(section: dict[str, Any]) -> discord.Embed:
     points, and the variants played."""
     title = registry.get(section["game"]).title
     embed = discord.Embed(title=title, colour=_colour(title))
-    rank = "" if section["rank"] is None else f"\nrank {section['rank']} of {section['players']}"
+    rank = "" if section["rank"] is None else f"\nrank {section['rank']:,} of {section['players']:,}"
     embed.add_field(name="Rating", value=f"**{_rating(section)}**{rank}")
-    embed.add_field(name="Games", value=f"{section['games']}\n{_record(section)}")
+    embed.add_field(name="Games", value=f"{section['games']:,}\n{_record(section)}")
     embed.add_field(name="Streak", value=streak_text(section["streak"]))
     embed.add_field(name="Time per move", value=per_move_text(section["seconds_per_move"]))
     if "points_won" in section:
-        embed.add_field(name="Points", value=f"{section['points_won']} won\n{section['points_lost']} lost")
+        embed.add_field(name="Points", value=f"{section['points_won']:,} won\n{section['points_lost']:,} lost")
     if section["variants"]:
         embed.add_field(name="Variants", value=variants_text(section["variants"]), inline=False)
     return embed
@@ -143,7 +144,7 @@ def head_to_head_embed(data: dict[str, Any]) -> discord.Embed:
 
     def record(games: int, wins: int, losses: int, draws: int) -> str:
         return (
-            f"{_escape(player)} **{wins}** · {_escape(other)} **{losses}** · "
+            f"{_escape(player)} **{wins:,}** · {_escape(other)} **{losses:,}** · "
             f"{_count(draws, 'draw')} ({_count(games, 'game')})"
         )
 
