@@ -249,11 +249,10 @@ class RatingCommands(commands.Cog):
         if other is not None:
             await self._head_to_head(interaction, player, await self.front.player_id(other))
             return
-        result = await self.actions.profile(player)
+        result, png = await profile_with_chart(self.actions, player, self.clock())
         if not result.ok or not result.data["games"]:
             await self._refuse(interaction, result.message)
             return
-        png = await self._chart(player)
         uploads = (Upload(CHART_FILE, png),) if png is not None else ()
         embeds = profile_embeds(result.data, chart=png is not None)
         await answer(interaction, ephemeral=False, embeds=embeds, uploads=uploads)
@@ -265,16 +264,6 @@ class RatingCommands(commands.Cog):
             return
         await answer(interaction, ephemeral=False, embed=head_to_head_embed(result.data))
 
-    async def _chart(self, player: str) -> bytes | None:
-        """The player's rating chart, drawn on a worker thread; ``None`` (logged) when drawing failed: the
-        profile is shown without it."""
-        series = await self.actions.rating_series(player)
-        try:
-            return await asyncio.to_thread(rating_chart, series, player=player, now=self.clock())
-        except Exception:
-            log.exception("drawing the rating chart of %s failed; the profile goes without it", player)
-            return None
-
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -285,6 +274,22 @@ class RatingCommands(commands.Cog):
         """One private line after a public defer (the public placeholder removed)."""
         await remove_placeholder(interaction)
         await answer(interaction, text, ephemeral=True)
+
+
+async def profile_with_chart(actions: Actions, player: str, now: float) -> tuple[Result, bytes | None]:
+    """A player's profile and their rating chart (``None`` when they have no rated game, or drawing failed,
+    which is logged: the profile goes without it). The chart is drawn on a worker thread while the profile is
+    read: the database does its work outside the interpreter's lock, so on two cores the two overlap."""
+    series = await actions.rating_series(player)
+    drawing = asyncio.ensure_future(asyncio.to_thread(rating_chart, series, player=player, now=now)) if series else None
+    result = await actions.profile(player)
+    if drawing is None:
+        return result, None
+    try:
+        return result, await drawing
+    except Exception:
+        log.exception("drawing the rating chart of %s failed; the profile goes without it", player)
+        return result, None
 
 
 def board_what(data: dict[str, Any]) -> str:
