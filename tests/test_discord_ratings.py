@@ -6,8 +6,10 @@ a page past the end."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import threading
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +27,7 @@ from tests.fakediscord.limits import check_message
 from tests.fakediscord.pbm import FakeClock, pbm_running
 
 if TYPE_CHECKING:
+    from bot.discord import PbmBot
     from tests.fakediscord.fixtures import World
     from tests.fakediscord.records import Interaction, Message
     from tests.fakediscord.server import FakeDiscord
@@ -180,16 +183,16 @@ async def finish(actions: Actions, clock: FakeClock, game: str, loser: str, winn
     assert resigned.ok and resigned.state is not None and resigned.state.is_over, resigned.message
 
 
-async def played(fake: FakeDiscord, w: World, tmp_path: Path, clock: FakeClock) -> Any:
-    """A bot whose alice beat bob twice at Druid (-size=5, once -hex) and once at Backgammon."""
-    running = pbm_running(fake, tmp_path / "pbm.sqlite3", clock=clock)
-    bot = await running.__aenter__()
-    for name, uid in (("alice", w.alice), ("bob", w.bob), ("carol", w.carol)):
-        await bot.actions.store.ensure_player(name, uid)
-    await finish(bot.actions, clock, "druid", "bob", "alice", "-size=5")
-    await finish(bot.actions, clock, "druid", "bob", "alice", "-size=5 -hex")
-    await finish(bot.actions, clock, "backgammon", "bob", "alice")
-    return running, bot
+@contextlib.asynccontextmanager
+async def played(fake: FakeDiscord, w: World, tmp_path: Path, clock: FakeClock) -> AsyncIterator[PbmBot]:
+    """A running bot whose alice beat bob twice at Druid (-size=5, once -hex) and once at Backgammon."""
+    async with pbm_running(fake, tmp_path / "pbm.sqlite3", clock=clock) as bot:
+        for name, uid in (("alice", w.alice), ("bob", w.bob), ("carol", w.carol)):
+            await bot.actions.store.ensure_player(name, uid)
+        await finish(bot.actions, clock, "druid", "bob", "alice", "-size=5")
+        await finish(bot.actions, clock, "druid", "bob", "alice", "-size=5 -hex")
+        await finish(bot.actions, clock, "backgammon", "bob", "alice")
+        yield bot
 
 
 def fields(embed: dict[str, Any]) -> dict[str, str]:
@@ -200,13 +203,10 @@ async def test_profile_shows_each_game_and_attaches_the_chart(discord_world: Wor
     w = discord_world
     fake = w.fake
     clock = FakeClock(1_800_000_000.0)
-    running, bot = await played(fake, w, tmp_path, clock)
-    try:
+    async with played(fake, w, tmp_path, clock) as bot:
         expected = (await bot.actions.profile("alice")).data["games"]
         mine = await command(fake, w.alice, w.channel, "profile")
         theirs = await command(fake, w.carol, w.channel, "profile", member=w.bob)
-    finally:
-        await running.__aexit__(None, None, None)
     head, backgammon, druid = mine.embeds
     assert not mine.ephemeral and len(mine.embeds) == 3
     assert head["title"] == "alice · ratings" and head["image"]["url"] == "attachment://rating-chart.png"
@@ -236,18 +236,29 @@ async def test_profile_shows_each_game_and_attaches_the_chart(discord_world: Wor
     assert fields(theirs.embeds[2])["Streak"] == "2 losses" and fields(theirs.embeds[2])["Rating"].endswith("2 of 2")
 
 
+async def test_a_chart_that_cannot_be_drawn_leaves_the_profile_without_it(
+    discord_world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_: object, **__: object) -> bytes:
+        raise RuntimeError("no fonts")
+
+    monkeypatch.setattr("bot.discord.ratings.rating_chart", broken)
+    w = discord_world
+    async with played(w.fake, w, tmp_path, FakeClock(1_800_000_000.0)):
+        shown = await command(w.fake, w.alice, w.channel, "profile")
+    assert [e["title"] for e in shown.embeds] == ["alice · ratings", "Backgammon", "Druid"]
+    assert "image" not in shown.embeds[0] and shown.attachments == []
+
+
 async def test_profile_with_other_is_the_head_to_head_record(discord_world: World, tmp_path: Path) -> None:
     w = discord_world
     fake = w.fake
     clock = FakeClock(1_800_000_000.0)
-    running, _ = await played(fake, w, tmp_path, clock)
-    try:
+    async with played(fake, w, tmp_path, clock):
         record = await command(fake, w.carol, w.channel, "profile", member=w.alice, other=w.bob)
         mine = await command(fake, w.bob, w.channel, "profile", other=w.alice)
         never = await command(fake, w.alice, w.channel, "profile", other=w.carol)
         same = await command(fake, w.alice, w.channel, "profile", other=w.alice)
-    finally:
-        await running.__aexit__(None, None, None)
     (embed,) = record.embeds
     assert not record.ephemeral and record.attachments == []
     assert embed["title"] == "alice vs bob"
@@ -291,8 +302,7 @@ async def test_a_variants_board_and_its_suggestions(discord_world: World, tmp_pa
     w = discord_world
     fake = w.fake
     clock = FakeClock(1_800_000_000.0)
-    running, _ = await played(fake, w, tmp_path, clock)
-    try:
+    async with played(fake, w, tmp_path, clock):
         suggested = await fake.autocomplete(
             w.alice, w.channel, "leaderboard", {"game": "druid", "variant": "hex"}, focused="variant"
         )
@@ -301,8 +311,6 @@ async def test_a_variants_board_and_its_suggestions(discord_world: World, tmp_pa
         )
         hexes = await leaderboard(fake, w.alice, w.channel, variant="-size=5 -hex", everyone=True)
         standard = await leaderboard(fake, w.alice, w.channel, variant=STANDARD, everyone=True)
-    finally:
-        await running.__aexit__(None, None, None)
     assert [c["value"] for c in suggested] == ["-size=5 -hex"]
     assert [c["value"] for c in every] == [STANDARD, "-size=5", "-size=5 -hex"]
     assert hexes.embeds[0]["title"] == "Druid (-size=5 -hex) · all players"

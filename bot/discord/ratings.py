@@ -104,7 +104,7 @@ class PageButton(
     """Previous or Next under a leaderboard: shows page ``page`` of ``board`` (see the module docstring for who
     turns which message)."""
 
-    def __init__(self, board: Board, page: int, *, label: str = "Page", disabled: bool = False) -> None:
+    def __init__(self, board: Board, page: int, *, label: str = "Next", disabled: bool = False) -> None:
         self.board, self.page = board, page
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=label, style=discord.ButtonStyle.secondary, custom_id=board.custom_id(page), disabled=disabled
@@ -131,7 +131,7 @@ class PageButton(
         elif mine:
             await interaction.edit_original_response(embed=shown[0], view=shown[1])
         else:
-            await answer(interaction, ephemeral=True, embed=shown[0], view=shown[1] or discord.utils.MISSING)
+            await answer(interaction, ephemeral=True, embed=shown[0], view=shown[1])
 
 
 def _asker(message: discord.Message | None) -> int | None:
@@ -187,8 +187,7 @@ class RatingCommands(commands.Cog):
         scope = EVERYONE if everyone or interaction.guild_id is None else SERVER
         shown = await self.board_page(interaction, Board(game.value, scope), (variant or "").split(), page)
         if isinstance(shown, str):
-            await remove_placeholder(interaction)
-            await answer(interaction, shown, ephemeral=True)
+            await self._refuse(interaction, shown)
             return
         embed, view = shown
         await answer(interaction, ephemeral=False, embed=embed, view=view)
