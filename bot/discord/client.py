@@ -1,8 +1,9 @@
 """The Discord bot: construction without side effects (:func:`create_bot`), the loopback endpoints honoured before
 login, sharding (every shard in one process, or ``PBM_SHARDS`` of ``PBM_SHARD_COUNT`` in each of several processes on
 one database), command sync only when the command set changed and only by one process, a background sweep (expired
-challenges, boards whose post failed, and what the actions' sweep reports: clock warnings, reminders, timeouts), and
-the ``pbm run`` / ``pbm sync`` entry points with a clean exit on SIGTERM."""
+challenges, boards whose post failed, and what the actions' sweep reports: clock warnings, reminders, timeouts), the
+rating chart's library loaded on a worker thread as the bot starts (so the first ``/profile`` is as quick as the
+others), and the ``pbm run`` / ``pbm sync`` entry points with a clean exit on SIGTERM."""
 
 from __future__ import annotations
 
