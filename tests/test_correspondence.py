@@ -594,7 +594,8 @@ def test_old_databases_keep_their_games_untimed(tmp_path: Path) -> None:
             "ratings",
         ):
             raw.execute(f"DROP TABLE {table}")
-        raw.execute("DROP INDEX challenges_by_guild")  # and what open challenges added after
+        raw.execute("DROP INDEX challenges_by_guild")  # and what open challenges and servers' players added after
+        raw.execute("DROP TABLE guild_players")
         for column in ("open_seats", "joined", "rating_min", "rating_max"):
             raw.execute(f"ALTER TABLE challenges DROP COLUMN {column}")
     shown = subprocess.run(
