@@ -5,6 +5,8 @@ and ``backup``.
 SQLite connection (:mod:`data.connection`), so a console move costs a process start, one SQLite transaction and one
 board render. On a PostgreSQL URL they (and ``pbm check``) run the same code on an event loop kept for the whole
 command or session (asyncpg needs one). ``pbm db copy FROM TO`` copies a whole database between the two.
+What a command does not need is imported only where it is used (:mod:`bot.config` too: it brings
+:mod:`dataclasses`, which a console command imports only once :mod:`bot.deferred` is in place).
 Every problem of the environment (a damaged or foreign database file, a full
 disk, a database from a newer pbm, Discord out of reach) is one line on standard error and a non-zero exit, never
 a traceback; ``--verbose`` adds the details for whoever has to dig.
@@ -19,8 +21,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
-
-from bot.config import Config, ai_seconds, db_target, default_db_path, shard_count, shard_ids
 
 NO_TOKEN = (
     "No Discord token: set DISCORD_TOKEN (or pass --token) to run the bot.\n"
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
 def _parser() -> argparse.ArgumentParser:
     import argparse
+
+    from bot.config import db_target
 
     parser = argparse.ArgumentParser(prog="pbm", description="Play-by-post board games: Discord bot and console.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -109,6 +111,8 @@ def _local_args(argv: Sequence[str]) -> SimpleNamespace | None:
     pbm's options count only before the command's words (or before a ``--`` that ends them); from the first
     other word on, everything is the command's, even words that look like options (``-size=8``, Druid's pass
     ``--``, a stray ``--db``). ``None`` for ``--help`` (printed here)."""
+    from bot.config import db_target
+
     command, rest = argv[0], list(argv[1:])
     values: dict[str, object] = {
         "db": None,
@@ -236,6 +240,7 @@ def _console_session(args: Any, lines: Sequence[str] | None, drive: _Runner) -> 
     import time
 
     from bot.actions import Actions, Result
+    from bot.config import ai_seconds, default_db_path
     from bot.console import Console, Outcome, render_json, render_text
 
     db_path: Path | str = args.db or default_db_path()
@@ -379,16 +384,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("do", "console"):
-        try:
-            parsed = _local_args(argv)
-        except UsageError as exc:
-            print(f"pbm: {exc}", file=sys.stderr)
-            return EXIT_ENVIRONMENT
-        if parsed is None:
-            return 0
-        args = parsed
-    else:
-        args = _parser().parse_args(argv)
+        from bot.deferred import deferred
+
+        with deferred():
+            try:
+                parsed = _local_args(argv)
+            except UsageError as exc:
+                print(f"pbm: {exc}", file=sys.stderr)
+                return EXIT_ENVIRONMENT
+            return 0 if parsed is None else _on_database(parsed)
+    args = _parser().parse_args(argv)
     if args.command == "db":
         try:
             return _run_copy(args.source, args.target)
@@ -397,32 +402,10 @@ def _main(argv: Sequence[str] | None) -> int:
             return EXIT_ENVIRONMENT
         except KeyboardInterrupt:
             return 130
-    if args.command in ("do", "console", "check", "backup"):
-        db_path: Path | str = args.db or default_db_path()
-        try:
-            if args.command == "backup" and not isinstance(db_path, Path):
-                raise EnvironmentProblem(
-                    f"{_where(db_path)}: pbm backup works on SQLite files; back up a PostgreSQL database with"
-                    " pg_dump (or copy it with pbm db copy)"
-                )
-            if args.command == "do" and not args.words:
-                raise EnvironmentProblem('no command given: try pbm do "help"')
-            drive = _Runner(db_path)
-            try:
-                if args.command == "check":
-                    return drive(_check(db_path))
-                if args.command == "backup":
-                    return drive(_backup(db_path, args.path))  # type: ignore[arg-type]
-                return _console_session(args, args.words if args.command == "do" else None, drive)
-            finally:
-                drive.close()
-        except EnvironmentProblem as exc:
-            if getattr(args, "json", False):
-                print(_json_failure(str(exc)))
-            print(f"pbm: {exc}", file=sys.stderr)
-            return EXIT_ENVIRONMENT
-        except KeyboardInterrupt:
-            return 130
+    if args.command in ("check", "backup"):
+        return _on_database(args)
+    from bot.config import Config, shard_count, shard_ids
+
     try:
         sharding = {}
         if args.command == "run":
@@ -450,6 +433,37 @@ def _main(argv: Sequence[str] | None) -> int:
 
     serve = run_bot if args.command == "run" else sync_commands
     return serve(config, verbose=args.verbose)
+
+
+def _on_database(args: Any) -> int:
+    """``pbm do``, ``console``, ``check`` and ``backup``: commands on the database alone (no Discord)."""
+    from bot.config import default_db_path
+
+    db_path: Path | str = args.db or default_db_path()
+    try:
+        if args.command == "backup" and not isinstance(db_path, Path):
+            raise EnvironmentProblem(
+                f"{_where(db_path)}: pbm backup works on SQLite files; back up a PostgreSQL database with"
+                " pg_dump (or copy it with pbm db copy)"
+            )
+        if args.command == "do" and not args.words:
+            raise EnvironmentProblem('no command given: try pbm do "help"')
+        drive = _Runner(db_path)
+        try:
+            if args.command == "check":
+                return drive(_check(db_path))
+            if args.command == "backup":
+                return drive(_backup(db_path, args.path))  # type: ignore[arg-type]
+            return _console_session(args, args.words if args.command == "do" else None, drive)
+        finally:
+            drive.close()
+    except EnvironmentProblem as exc:
+        if getattr(args, "json", False):
+            print(_json_failure(str(exc)))
+        print(f"pbm: {exc}", file=sys.stderr)
+        return EXIT_ENVIRONMENT
+    except KeyboardInterrupt:
+        return 130
 
 
 async def _preflight(db_path: Path) -> None:

@@ -306,19 +306,16 @@ def render_image(state: DragonsState, extent: Iterable[Cell] = (), clock: Clock 
 
 
 def _base(state: DragonsState, layout: Layout) -> Image.Image:
-    """A fresh drawing-size canvas with what does not change during a game: the panel and the legend's tiles."""
-    return _legend_base(state.crossed, layout.width, layout.height, layout.board_bottom).copy()
-
-
-@lru_cache(maxsize=8)
-def _legend_base(crossed: bool, width: int, height: int, board_bottom: float) -> Image.Image:
-    image = Image.new("RGB", (width, height), BACKGROUND)
-    y = board_bottom + MARGIN + LEGEND_RADIUS
+    """A fresh drawing-size canvas with what does not change during a game: the panel and the legend's tiles.
+    Drawn anew each time (eight cached sprites and letters): no slower than copying a kept one, and a console
+    command, which draws one picture per process, does not pay for a second canvas of this size."""
+    image = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
+    y = layout.board_bottom + MARGIN + LEGEND_RADIUS
     step = LEGEND_RADIUS * 2.4
-    x0 = (width - step * 8) / 2 + step / 2
+    x0 = (layout.width - step * 8) / 2 + step / 2
     for placement, letter in enumerate(LETTERS):
         centre = (x0 + step * placement, y)
-        paste_tile(image, placement, crossed, centre, LEGEND_RADIUS)
+        paste_tile(image, placement, state.crossed, centre, LEGEND_RADIUS)
         _stamp(image, (centre[0], y + LEGEND_RADIUS + 10 * SCALE), letter, 15 * SCALE, FOREGROUND)
     return image
 

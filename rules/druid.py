@@ -215,6 +215,8 @@ class Step:
 
 @dataclass(frozen=True)
 class Pass:
+    """The player places nothing this turn."""
+
     def __str__(self) -> str:
         return "pass"
 
