@@ -265,7 +265,6 @@ OPTIONS = (
 )
 
 
-
 def board_kind(options: Mapping[str, Any]) -> str:
     if options.get("hex"):
         return HEX
