@@ -474,8 +474,18 @@ async def _preflight(db_path: Path) -> None:
 
 
 def entry() -> int:
-    """The ``pbm`` program (and ``python -m bot``)."""
-    return main()
+    """The ``pbm`` program (and ``python -m bot``). ``pbm do`` ends its process as soon as its output is out:
+    everything it wrote is closed by then (the database, the board file), and the interpreter's usual tear-down,
+    freeing every module and object one by one, would add a tenth to the command for nothing."""
+    code = main()
+    if sys.argv[1:2] == ["do"]:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BrokenPipeError:  # the reader went away (``pbm do ... | head``), as in main()
+            pass
+        os._exit(code)
+    return code
 
 
 if __name__ == "__main__":
