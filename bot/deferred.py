@@ -2,8 +2,8 @@
 
 ``pbm do`` is one process per command, so every module imported is paid on every move. Two imports on its path
 are never used by it: :mod:`dataclasses` imports :mod:`inspect` (and with it ``ast``, ``dis`` and ``tokenize``,
-about a fifth of our own start-up) only to describe a class that has no docstring, and Pillow's ``Image`` imports
-its EXIF and TIFF tag tables (a few hundred enum members) only to read and write image files. Within
+about a fifth of our own start-up) only to describe a class that has no docstring, and Pillow imports its EXIF and
+TIFF tag tables (a few hundred enum members) and its palette file readers only to read and write image files. Within
 :func:`deferred`, importing one of these gives a lazy module (:class:`importlib.util.LazyLoader`, the standard
 library's tool for start-up time): it is executed the first time anything reads an attribute of it, so code that
 does use it works exactly as before. ``tests/test_console_imports.py`` checks that a show and a move never do.
@@ -21,8 +21,11 @@ if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
     from types import ModuleType
 
-#: imported at start-up by modules a console command needs, used by none of its code
-UNUSED_AT_START = frozenset({"inspect", "PIL.ExifTags", "PIL.TiffTags"})
+#: imported at start-up by modules a console command needs, used by none of its code (Pillow's palette module
+#: imports the readers of three palette file formats)
+UNUSED_AT_START = frozenset(
+    {"inspect", "PIL.ExifTags", "PIL.TiffTags", "PIL.GimpGradientFile", "PIL.GimpPaletteFile", "PIL.PaletteFile"}
+)
 
 
 class _LazyFinder:
