@@ -39,7 +39,7 @@ class _LazyFinder:
         if name not in self.names:
             return None
         for finder in sys.meta_path:
-            if finder is self or not hasattr(finder, "find_spec"):
+            if isinstance(finder, _LazyFinder) or not hasattr(finder, "find_spec"):  # this one, or one nested
                 continue
             spec = finder.find_spec(name, path, target)
             if spec is None:

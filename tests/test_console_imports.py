@@ -99,3 +99,21 @@ def test_a_show_and_a_move_load_only_what_they_use(tmp_path: Path, name: str) ->
     assert f"board image: {tmp_path / 'imports-boards' / f'{name}-1.png'}" in printed
     for module in (*NEVER, *(f"rules.{other}" for other in others), *(f"render.{other}" for other in others)):
         assert not executed(moved, module), f"{name} move executed {module}"
+
+
+def test_deferred_imports_nest_and_load_on_first_use() -> None:
+    """A command run inside another's deferral (a test calling main() twice over) still imports; a deferred module
+    is executed the moment something reads it."""
+    code = """
+import sys, types
+from bot.deferred import deferred
+with deferred(frozenset({"colorsys"})):
+    with deferred(frozenset({"colorsys"})):
+        import colorsys
+    assert type(sys.modules["colorsys"]) is not types.ModuleType, "not executed yet"
+print(colorsys.rgb_to_hsv(1.0, 0.0, 0.0), type(sys.modules["colorsys"]) is types.ModuleType)
+"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "(0.0, 1.0, 1.0) True"
