@@ -49,7 +49,7 @@ class Worker:
     def start(cls, name: str, tree: Path) -> Worker:
         env = {**os.environ, "PYTHONPATH": str(tree)}
         process = subprocess.Popen(
-            [sys.executable, str(WORKER)],
+            [sys.executable, "-P", str(WORKER)],  # -P: bench/ (render.py, ...) must not shadow the tree
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

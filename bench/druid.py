@@ -94,22 +94,28 @@ def late_position(seed: int = 1) -> DruidState:
 
 def full_position(seed: int = 1, units: int = 300) -> DruidState:
     """A 10x10 game with every cell built on and about ``units`` stone units (stacks up to 6 or 7 high), still
-    open: random placements, half of them on bare cells while any remain, skipping any that would end the game."""
-    rng = Rng(seed)
+    open (see :func:`fill`)."""
     state = new_game("square 10", seed)
+    fill(state, Rng(seed), units)
+    return state
+
+
+def fill(state: DruidState, rng: Rng, units: int = 300) -> None:
+    """Random placements on ``state`` until every cell is built on and it holds about ``units`` stone units, half
+    of them on bare cells while any remain, skipping any that would end the game."""
     while min(state.height) == 0 or sum(len(s.cells) for s in state.stones) < units:
         moves = [m for m in state.legal_moves if not isinstance(m, Pass | Swap)]
         bare = [m for m in moves if isinstance(m, Sarsen) and state.height[state.board.index[m.cell]] == 0]
         pool = bare if bare and rng.below(2) == 0 else moves
         for _ in range(50):
+            move = rng.choice(pool)
             trial = state.clone()
-            trial.push(rng.choice(pool))
+            trial.push(move)
             if not trial.is_over:
-                state = trial
+                state.push(move)  # on the state itself, so that a recorder of its moves sees every one
                 break
         else:
-            break
-    return state
+            return
 
 
 def _push_rows(quick: bool) -> list[Row]:

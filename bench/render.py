@@ -1,144 +1,261 @@
-"""Board pictures of every game, drawn and encoded: today's palette encoder (render.palette) side by side with the
-median-cut encoder it replaced (kept below as the baseline), and the replay GIF of a 100-move game of each kind.
+"""Board pictures of every game, drawn and encoded, beside version 1's renderer; and the replay GIF of a 100-move
+game of each kind.
 
-Each position is timed whole, drawing plus PNG encoding, as a user waits for it; baseline and new samples
-alternate (A B A B) so that other load on the machine hits both alike, with wall and CPU time. Positions come
-from seeded random play, so every run measures the same boards.
+Each board is a game replayed from its seed: today's rules play it (seeded random moves) and record the move texts,
+and each version replays them with its own rules in a worker process (:mod:`bench.worker`, version 1 extracted
+from git by :mod:`bench.baseline`), then draws and encodes the board as a user waits for it. The two workers
+take turns, sample after sample (A B A B), so other load on the machine hits both alike; wall and CPU time are
+both kept, the ratio is of CPU time. A replay that ends elsewhere in version 1 (other rules) is reported, not
+compared.
 """
 
 from __future__ import annotations
 
-import importlib
-import io
 import statistics
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from types import ModuleType
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-from PIL import Image
-
-import render
 from bench.backgammon import random_step
+from bench.baseline import ROOT, Worker, extract_baseline
 from bench.common import Row, timed
-from bench.dragons import new_game as dragons_game
-from bench.dragons import play_out
+from bench.dragons import next_move
 from bench.drogo import advance
-from bench.drogo import new_game as drogo_game
-from bench.druid import full_position
+from bench.druid import VARIANTS, fill
 from render.replay import replay_gif
 from rules import registry
-from rules.backgammon import GAME as BACKGAMMON
 from rules.base import GameState
-from rules.druid import GAME as DRUID
-from rules.druid import DruidState, Pass
+from rules.druid import Pass
 from rules.rng import Rng
 
 
-def median_cut_png(image: Image.Image, exact: Sequence[tuple[int, int, int]] = ()) -> bytes:
-    """The encoder render.common.to_png used before render.palette: Pillow's median-cut quantiser to 256
-    colours, no dithering, zlib level 6. ``exact`` is accepted and ignored (median cut keeps no colour exact)."""
-    buffer = io.BytesIO()
-    image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
-        buffer, format="PNG", optimize=False, compress_level=6
-    )
-    return buffer.getvalue()
+@dataclass(frozen=True)
+class Position:
+    """A board of the bench as a game to replay: what both versions are given."""
+
+    label: str
+    #: what a user feels this board in
+    felt: str
+    game: str
+    options: tuple[str, ...]
+    players: tuple[str, ...]
+    seed: int
+    #: every move pushed, forced ones included, as its text
+    moves: tuple[str, ...]
+
+    def request(self) -> dict[str, Any]:
+        return {
+            "key": self.label,
+            "game": self.game,
+            "options": list(self.options),
+            "players": list(self.players),
+            "seed": self.seed,
+            "moves": list(self.moves),
+        }
+
+    def state(self) -> GameState:
+        """The position replayed by today's rules."""
+        game = registry.get(self.game)
+        state = game.new(game.parse_options(list(self.options), len(self.players)), list(self.players), self.seed)
+        for text in self.moves:
+            state.push(state.parse_move(text, state.to_move))
+        return state
 
 
-@contextmanager
-def baseline_encoder(module: ModuleType) -> Iterator[None]:
-    """Let ``module``'s renderer encode with :func:`median_cut_png`, drawing exactly as it does today."""
-    saved = module.to_png
-    module.to_png = median_cut_png
+def played(
+    label: str,
+    felt: str,
+    game: str,
+    options: tuple[str, ...],
+    seed: int,
+    play: Callable[[GameState], object],
+    players: tuple[str, ...] = ("p0", "p1"),
+) -> tuple[Position, GameState]:
+    """A new game that ``play`` moves on (pushing on the state it is given), its moves recorded as texts; and the
+    state it reached, checked to be what the texts replay to."""
+    definition = registry.get(game)
+    state = definition.new(definition.parse_options(list(options), len(players)), list(players), seed)
+    texts: list[str] = []
+    push, clone = state.push, state.clone
+
+    def recording(move: object) -> object:
+        texts.append(state.move_text(move))
+        return push(move)
+
+    def unrecorded_clone() -> GameState:  # a trial copy (Druid's fill tries moves on one) records nothing
+        copy = clone()
+        del copy.push, copy.clone
+        return copy
+
+    state.push, state.clone = recording, unrecorded_clone  # type: ignore[method-assign]
     try:
-        yield
+        play(state)
     finally:
-        module.to_png = saved
+        del state.push, state.clone
+    position = Position(label, felt, game, options, players, seed, tuple(texts))
+    if position.state().to_json() != state.to_json():
+        raise RuntimeError(f"{label}: the recorded moves do not replay to the position")
+    return position, state
 
 
-def backgammon_middle() -> GameState:
-    rng = Rng(3)
-    state = BACKGAMMON.new({"force": False}, ["alice", "bob"], 3)
-    for _ in range(20):
-        random_step(state, rng)
-    return state
+def _random_placements(plies: int, seed: int) -> Callable[[GameState], None]:
+    def play(state: GameState) -> None:
+        rng = Rng(seed)
+        while not state.is_over and state.ply < plies:
+            state.push(rng.choice([move for move in state.legal_moves if not isinstance(move, Pass)]))
+
+    return play
 
 
-def druid_26(seed: int = 1, plies: int = 900) -> DruidState:
-    """The largest Druid board, ``plies`` random placements in (about 570 of its 676 cells built on)."""
-    state = DRUID.new(DRUID.parse_options(["-size=26"], 2), ["p0", "p1"], seed)
-    assert isinstance(state, DruidState)
-    rng = Rng(seed)
-    while not state.is_over and state.ply < plies:
-        state.push(rng.choice([move for move in state.legal_moves if not isinstance(move, Pass)]))
-    return state
+def _to_the_end(seed: int) -> Callable[[GameState], None]:
+    def play(state: GameState) -> None:
+        rng = Rng(seed)
+        while not state.is_over:
+            state.push(next_move(state, rng))
+
+    return play
 
 
-def dragons_longest(games: int = 40) -> GameState:
-    return max((play_out(dragons_game(seed), Rng(seed)) for seed in range(games)), key=lambda s: len(s.tiles))
+def _backgammon_steps(steps: int, seed: int) -> Callable[[GameState], None]:
+    def play(state: GameState) -> None:
+        rng = Rng(seed)
+        for _ in range(steps):
+            random_step(state, rng)
+
+    return play
 
 
-#: label, what a user feels it in, how the position is built
-POSITIONS: tuple[tuple[str, str, Callable[[], GameState]], ...] = (
-    ("Backgammon middle game", "the board posted after every Backgammon move", backgammon_middle),
-    ("Druid full 10x10", "a late Druid board posted after a move", full_position),
-    ("Druid 26x26, 900 moves", "the largest Druid board, posted after a move", druid_26),
-    (
-        "Drogo 6x6, 300 moves",
-        "the board posted after a move in a default Drogo game",
-        lambda: advance(drogo_game(7), Rng(7), 300),
-    ),
-    (
-        "Drogo 12x12, 3000 moves",
-        "a late board of the largest Drogo game",
-        lambda: advance(drogo_game(7, ("-size=12",)), Rng(7), 3000),
-    ),
-    ("Dragons 50-tile game, finished", "the last board of a default Dragons game", dragons_longest),
-    (
-        "Dragons 200-tile pool, finished",
-        "the last board of the largest Dragons game",
-        lambda: play_out(dragons_game(3, ("-tantrix", "-num_tiles=200")), Rng(3)),
-    ),
-)
-
-
-def compare(state: GameState, repeat: int) -> tuple[list[tuple[float, float]], list[tuple[float, float]], int, int]:
-    """Interleaved (wall, cpu) samples of the baseline and of the new encoder, and both PNG sizes."""
-    module = importlib.import_module(f"render.{state.game.name}")
-    with baseline_encoder(module):
-        old_size = len(render.board_png(state))
-    new_size = len(render.board_png(state))
-    old, new = [], []
-    for _ in range(repeat):
-        with baseline_encoder(module):
-            old.append(timed(lambda: render.board_png(state)))
-        new.append(timed(lambda: render.board_png(state)))
-    return old, new, old_size, new_size
+def positions() -> list[Position]:
+    """The boards of issue 17's render figures, each built the same way in every run."""
+    felt = "the last board of a default Dragons game"
+    label = "Dragons 50-tile game, finished"
+    longest = max(
+        (played(label, felt, "dragons", (), seed, _to_the_end(seed)) for seed in range(40)),
+        key=lambda built: len(built[1].tiles),
+    )
+    square, players = VARIANTS["square 10"]
+    return [
+        played(
+            "Backgammon middle game",
+            "the board posted after every Backgammon move",
+            "backgammon",
+            (),
+            3,
+            _backgammon_steps(20, 3),
+            ("alice", "bob"),
+        )[0],
+        played(
+            "Druid full 10x10",
+            "a late Druid board posted after a move",
+            "druid",
+            square,
+            1,
+            lambda state: fill(state, Rng(1)),
+            tuple(f"p{i}" for i in range(players)),
+        )[0],
+        played(
+            "Druid 26x26, 900 moves",
+            "the largest Druid board, posted after a move",
+            "druid",
+            ("-size=26",),
+            1,
+            _random_placements(900, 1),
+        )[0],
+        played(
+            "Drogo 6x6, 300 moves",
+            "the board posted after a move in a default Drogo game",
+            "drogo",
+            (),
+            7,
+            lambda state: advance(state, Rng(7), 300),
+        )[0],
+        played(
+            "Drogo 12x12, 3000 moves",
+            "a late board of the largest Drogo game",
+            "drogo",
+            ("-size=12",),
+            7,
+            lambda state: advance(state, Rng(7), 3000),
+        )[0],
+        longest[0],
+        played(
+            "Dragons 200-tile pool, finished",
+            "the last board of the largest Dragons game",
+            "dragons",
+            ("-tantrix", "-num_tiles=200"),
+            3,
+            _to_the_end(3),
+        )[0],
+    ]
 
 
 def _median_ms(samples: list[tuple[float, float]], index: int) -> float:
     return statistics.median(sample[index] for sample in samples) * 1000
 
 
+def _samples(workers: list[Worker], position: Position, repeat: int) -> dict[str, dict[str, Any]]:
+    """Each worker's render samples of ``position`` ((wall, cpu) seconds) and PNG size, the workers taking turns;
+    a worker whose rules replay the game elsewhere than ours is left out (its answer kept as ``diverged``)."""
+    answers = {worker.name: worker.call("position", **position.request()) for worker in workers}
+    ours = answers["ours"]
+    out: dict[str, dict[str, Any]] = {}
+    for worker in workers:
+        if answers[worker.name] != ours:
+            out[worker.name] = {"diverged": answers[worker.name]}
+            continue
+        out[worker.name] = {"samples": [], "bytes": worker.call("render", key=position.label)["bytes"]}
+    timed_workers = [worker for worker in workers if "samples" in out[worker.name]]
+    for _ in range(repeat):
+        for worker in timed_workers:
+            answer = worker.call("render", key=position.label)
+            out[worker.name]["samples"].append((answer["wall"], answer["cpu"]))
+    return out
+
+
 def _picture_rows(quick: bool) -> list[Row]:
     rows = []
-    for label, felt, build in POSITIONS:
-        old, new, old_size, new_size = compare(build(), 3 if quick else 15)
-        old_wall, new_wall = _median_ms(old, 0), _median_ms(new, 0)
-        old_cpu, new_cpu = _median_ms(old, 1), _median_ms(new, 1)
-        ratio = new_cpu / old_cpu
-        note = (
-            f"{felt}: draw+encode {new_cpu:.1f} ms CPU ({new_wall:.1f} ms wall), median cut "
-            f"{old_cpu:.1f} ms CPU ({old_wall:.1f} ms wall); wall ratio {new_wall / old_wall:.2f}"
-        )
-        rows.append(
-            Row("render", f"{label}: time new/old (CPU)", ratio, "x", "<= 0.5", ratio <= 0.5, "median cut", note)
-        )
-        size_ratio = new_size / old_size
-        note = f"{new_size / 1024:.1f} KB vs {old_size / 1024:.1f} KB"
-        rows.append(
-            Row("render", f"{label}: PNG size new/old", size_ratio, "x", "<= 1", size_ratio <= 1, "median cut", note)
-        )
+    with tempfile.TemporaryDirectory() as tmp:
+        workers = [Worker.start("ours", ROOT)]
+        baseline = extract_baseline(Path(tmp) / "v1")
+        if baseline is not None:
+            workers.append(Worker.start("version 1", baseline))
+        try:
+            for position in positions():
+                rows += _position_rows(position, _samples(workers, position, 3 if quick else 15))
+        finally:
+            for worker in workers:
+                worker.stop()
     return rows
+
+
+def _position_rows(position: Position, measured: dict[str, dict[str, Any]]) -> list[Row]:
+    ours = measured["ours"]
+    wall, cpu = _median_ms(ours["samples"], 0), _median_ms(ours["samples"], 1)
+    felt = f"{position.felt}: draw+encode {cpu:.1f} ms CPU ({wall:.1f} ms wall)"
+    old = measured.get("version 1")
+    if old is None or "samples" not in old:
+        why = "version 1 not available (no git)" if old is None else f"version 1 replays it elsewhere: {old}"
+        return [Row("render", f"{position.label}: draw+encode (CPU)", cpu, "ms", "<= 0.5x version 1", False, why, felt)]
+    old_wall, old_cpu = _median_ms(old["samples"], 0), _median_ms(old["samples"], 1)
+    ratio = cpu / old_cpu
+    note = f"{felt}, version 1 {old_cpu:.1f} ms CPU ({old_wall:.1f} ms wall); wall ratio {wall / old_wall:.2f}"
+    peer = "version 1's renderer, live"
+    size = ours["bytes"] / old["bytes"]
+    return [
+        Row("render", f"{position.label}: time today/version 1 (CPU)", ratio, "x", "<= 0.5", ratio <= 0.5, peer, note),
+        Row(
+            "render",
+            f"{position.label}: PNG size today/version 1",
+            size,
+            "x",
+            "<= 1",
+            size <= 1,
+            peer,
+            f"{ours['bytes'] / 1024:.1f} KB vs {old['bytes'] / 1024:.1f} KB",
+        ),
+    ]
 
 
 def recorded(name: str, seed: int, words: tuple[str, ...] = (), moves: int = 100) -> list[tuple[GameState, str]]:

@@ -3,7 +3,9 @@
 seconds, through the public actions only, so the same script measures both versions.
 
 Requests: ``build`` (a long real game appended through the store in batches), ``moves`` (moves played one by one
-through the actions, each timed), ``history`` and ``show`` (the board now, or after move ``at``: a replay).
+through the actions, each timed), ``history`` and ``show`` (the board now, or after move ``at``: a replay),
+``position`` (a game replayed from its seed and move texts by this tree's rules, kept under a key) and
+``render`` (that position's board PNG drawn and encoded by this tree's renderer, timed).
 It imports nothing from ``bench``: the tree under ``PYTHONPATH`` is all it knows.
 """
 
@@ -102,8 +104,38 @@ async def _moves(db: str, game_id: int, moves: list[str]) -> dict[str, Any]:
     return {"walls": walls, "cpus": cpus}
 
 
+_positions: dict[str, Any] = {}
+
+
+def _position(request: dict[str, Any]) -> dict[str, Any]:
+    """Replay ``moves`` (texts, the server's forced moves among them) from a new game of ``game`` with ``options``,
+    ``players`` and ``seed``; keep it as ``key``. Answers what both trees can compare: the move number, whether
+    the game is over and who is to move."""
+    game = registry.get(request["game"])
+    players = request["players"]
+    state = game.new(game.parse_options(list(request["options"]), len(players)), players, request["seed"])
+    for text in request["moves"]:
+        state.push(state.parse_move(text, state.to_move))
+    _positions[request["key"]] = state
+    return {"ply": state.ply, "over": state.is_over, "to_move": state.to_move}
+
+
+def _render(key: str) -> dict[str, Any]:
+    """The board PNG of position ``key``, drawn and encoded as a player waits for it: wall and CPU seconds."""
+    import render
+
+    state = _positions[key]
+    wall, cpu = time.perf_counter(), time.process_time()
+    png = render.board_png(state)
+    return {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu, "bytes": len(png)}
+
+
 def handle(request: dict[str, Any]) -> dict[str, Any]:
     op = request["op"]
+    if op == "position":
+        return _position(request)
+    if op == "render":
+        return _render(request["key"])
     if op == "build":
         return _loop.run_until_complete(_build(request["db"], request))
     if op == "moves":

@@ -6,6 +6,8 @@ SQLite connection (:mod:`data.connection`), so a console move costs a process st
 board render. On a PostgreSQL URL they (and ``pbm check``) run the same code on an event loop kept for the whole
 command or session (asyncpg needs one). ``pbm db copy FROM TO`` copies a whole database between the two.
 ``pbm ratings rebuild`` recomputes every rating from the finished games (see :mod:`bot.ratings`).
+What a command does not need is imported only where it is used (:mod:`bot.config` too: it brings
+:mod:`dataclasses`, which a console command imports only once :mod:`bot.deferred` is in place).
 Every problem of the environment (a damaged or foreign database file, a full
 disk, a database from a newer pbm, Discord out of reach) is one line on standard error and a non-zero exit, never
 a traceback; ``--verbose`` adds the details for whoever has to dig.
@@ -20,8 +22,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
-
-from bot.config import Config, ai_seconds, db_target, default_db_path, shard_count, shard_ids
 
 NO_TOKEN = (
     "No Discord token: set DISCORD_TOKEN (or pass --token) to run the bot.\n"
@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 def _parser() -> argparse.ArgumentParser:
     import argparse
+
+    from bot.config import db_target
 
     parser = argparse.ArgumentParser(prog="pbm", description="Play-by-post board games: Discord bot and console.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -116,6 +118,8 @@ def _local_args(argv: Sequence[str]) -> SimpleNamespace | None:
     pbm's options count only before the command's words (or before a ``--`` that ends them); from the first
     other word on, everything is the command's, even words that look like options (``-size=8``, Druid's pass
     ``--``, a stray ``--db``). ``None`` for ``--help`` (printed here)."""
+    from bot.config import db_target
+
     command, rest = argv[0], list(argv[1:])
     values: dict[str, object] = {
         "db": None,
@@ -243,6 +247,7 @@ def _console_session(args: Any, lines: Sequence[str] | None, drive: _Runner) -> 
     import time
 
     from bot.actions import Actions, Result
+    from bot.config import ai_seconds, default_db_path
     from bot.console import Console, Outcome, render_json, render_text
 
     db_path: Path | str = args.db or default_db_path()
@@ -403,16 +408,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("do", "console"):
-        try:
-            parsed = _local_args(argv)
-        except UsageError as exc:
-            print(f"pbm: {exc}", file=sys.stderr)
-            return EXIT_ENVIRONMENT
-        if parsed is None:
-            return 0
-        args = parsed
-    else:
-        args = _parser().parse_args(argv)
+        from bot.deferred import deferred
+
+        with deferred():
+            try:
+                parsed = _local_args(argv)
+            except UsageError as exc:
+                print(f"pbm: {exc}", file=sys.stderr)
+                return EXIT_ENVIRONMENT
+            return 0 if parsed is None else _on_database(parsed)
+    args = _parser().parse_args(argv)
     if args.command == "db":
         try:
             return _run_copy(args.source, args.target)
@@ -421,34 +426,10 @@ def _main(argv: Sequence[str] | None) -> int:
             return EXIT_ENVIRONMENT
         except KeyboardInterrupt:
             return 130
-    if args.command in ("do", "console", "check", "backup", "ratings"):
-        db_path: Path | str = args.db or default_db_path()
-        try:
-            if args.command == "backup" and not isinstance(db_path, Path):
-                raise EnvironmentProblem(
-                    f"{_where(db_path)}: pbm backup works on SQLite files; back up a PostgreSQL database with"
-                    " pg_dump (or copy it with pbm db copy)"
-                )
-            if args.command == "do" and not args.words:
-                raise EnvironmentProblem('no command given: try pbm do "help"')
-            drive = _Runner(db_path)
-            try:
-                if args.command == "check":
-                    return drive(_check(db_path))
-                if args.command == "backup":
-                    return drive(_backup(db_path, args.path))  # type: ignore[arg-type]
-                if args.command == "ratings":
-                    return drive(_rebuild_ratings(db_path))
-                return _console_session(args, args.words if args.command == "do" else None, drive)
-            finally:
-                drive.close()
-        except EnvironmentProblem as exc:
-            if getattr(args, "json", False):
-                print(_json_failure(str(exc)))
-            print(f"pbm: {exc}", file=sys.stderr)
-            return EXIT_ENVIRONMENT
-        except KeyboardInterrupt:
-            return 130
+    if args.command in ("check", "backup", "ratings"):
+        return _on_database(args)
+    from bot.config import Config, shard_count, shard_ids
+
     try:
         sharding = {}
         if args.command == "run":
@@ -478,6 +459,40 @@ def _main(argv: Sequence[str] | None) -> int:
     return serve(config, verbose=args.verbose)
 
 
+def _on_database(args: Any) -> int:
+    """``pbm do``, ``console``, ``check``, ``backup`` and ``ratings rebuild``: commands on the database alone (no
+    Discord)."""
+    from bot.config import default_db_path
+
+    db_path: Path | str = args.db or default_db_path()
+    try:
+        if args.command == "backup" and not isinstance(db_path, Path):
+            raise EnvironmentProblem(
+                f"{_where(db_path)}: pbm backup works on SQLite files; back up a PostgreSQL database with"
+                " pg_dump (or copy it with pbm db copy)"
+            )
+        if args.command == "do" and not args.words:
+            raise EnvironmentProblem('no command given: try pbm do "help"')
+        drive = _Runner(db_path)
+        try:
+            if args.command == "check":
+                return drive(_check(db_path))
+            if args.command == "backup":
+                return drive(_backup(db_path, args.path))  # type: ignore[arg-type]
+            if args.command == "ratings":
+                return drive(_rebuild_ratings(db_path))
+            return _console_session(args, args.words if args.command == "do" else None, drive)
+        finally:
+            drive.close()
+    except EnvironmentProblem as exc:
+        if getattr(args, "json", False):
+            print(_json_failure(str(exc)))
+        print(f"pbm: {exc}", file=sys.stderr)
+        return EXIT_ENVIRONMENT
+    except KeyboardInterrupt:
+        return 130
+
+
 async def _preflight(db_path: Path) -> None:
     """Open (and migrate) the database before connecting to Discord, so a bad file is one line, not a bot that
     logs in and then fails."""
@@ -486,8 +501,18 @@ async def _preflight(db_path: Path) -> None:
 
 
 def entry() -> int:
-    """The ``pbm`` program (and ``python -m bot``)."""
-    return main()
+    """The ``pbm`` program (and ``python -m bot``). ``pbm do`` ends its process as soon as its output is out:
+    everything it wrote is closed by then (the database, the board file), and the interpreter's usual tear-down,
+    freeing every module and object one by one, would add a tenth to the command for nothing."""
+    code = main()
+    if sys.argv[1:2] == ["do"]:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BrokenPipeError:  # the reader went away (``pbm do ... | head``), as in main()
+            pass
+        os._exit(code)
+    return code
 
 
 if __name__ == "__main__":

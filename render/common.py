@@ -199,7 +199,7 @@ def draw_text(
     draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, draw.draw.draw_ink(fill))
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=2048)
 def _glyphs(text: str, size: int, anchor: str, start_x: float, start_y: float) -> tuple[object, tuple[int, int]]:
     """What ImageDraw.text renders for one line of ``text``: its 8-bit mask and the mask's offset."""
     face = font(size)

@@ -20,7 +20,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -186,14 +186,11 @@ def _face_ink(colour: Colour, normal: Point) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _mask(text: str, size: int, stroke: int) -> tuple[Image.Image, int, int]:
-    """``text`` as an 8-bit mask, with the position of its centre inside the mask."""
-    face = font(size)
-    left, top, right, bottom = face.getbbox(text, anchor="mm", stroke_width=stroke)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text(
-        (-left, -top), text, font=face, fill=255, anchor="mm", stroke_width=stroke, stroke_fill=255
-    )
+def _mask(text: str, size: int, stroke: int) -> tuple[Any, int, int]:
+    """``text`` as an 8-bit mask (Pillow's drawing-core image, what ``draw_bitmap`` takes; ``size`` is its width
+    and height), with the position of its centre inside the mask: the glyphs ``draw.text(..., anchor="mm")``
+    draws, from one rasterisation (a console command draws every label cold)."""
+    mask, (left, top) = font(size).getmask2(text, "L", anchor="mm", stroke_width=stroke, stroke_filled=True)
     return mask, -left, -top
 
 
@@ -203,9 +200,9 @@ def _text(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill: Colo
     core = draw.draw
     if halo is not None:
         mask, ox, oy = _mask(text, size, 2)
-        core.draw_bitmap((round(x - ox), round(y - oy)), mask.im, _ink(halo))
+        core.draw_bitmap((round(x - ox), round(y - oy)), mask, _ink(halo))
     mask, ox, oy = _mask(text, size, 0)
-    core.draw_bitmap((round(x - ox), round(y - oy)), mask.im, _ink(fill))
+    core.draw_bitmap((round(x - ox), round(y - oy)), mask, _ink(fill))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -676,7 +673,7 @@ def label_boxes(view: View) -> list[tuple[str, Point, tuple[int, int, int, int]]
         x, y = view.point(cx + ox, cy + oy, 0)
         mask, mx, my = _mask(text, size, 2)
         left, top = round(x - mx), round(y - my)
-        out.append((text, (x, y), (left, top, left + mask.width, top + mask.height)))
+        out.append((text, (x, y), (left, top, left + mask.size[0], top + mask.size[1])))
     return out
 
 
@@ -714,8 +711,8 @@ def _clear_of_rim(
     if nx * vx + ny * vy < 0:
         nx, ny = -nx, -ny
     across = nx * vx + ny * vy
-    mask, _, _ = _mask(text, size, stroke)
-    support = mask.width / 2 * abs(nx) + mask.height / 2 * abs(ny)
+    width, height = _mask(text, size, stroke)[0].size
+    support = width / 2 * abs(nx) + height / 2 * abs(ny)
     t = spot.reach + beyond + (band + 3 + support) / across
     return t * dx, t * dy
 

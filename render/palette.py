@@ -97,7 +97,7 @@ def encode_png(image: Image.Image) -> bytes:
     not help palette images)."""
     width, height = image.size
     palette = bytes(image.getpalette("RGB") or [])  # as many entries as the palette it was mapped onto
-    raw = image.tobytes()
+    raw = _indices(image)
     rows = b"".join(b"\0" + raw[y * width : (y + 1) * width] for y in range(height))
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join(
@@ -105,6 +105,29 @@ def encode_png(image: Image.Image) -> bytes:
     ) + _chunk(b"IEND", b"")
 
 
+def _indices(image: Image.Image) -> bytes:
+    """``image.tobytes()`` (a "P" image's palette indices, row after row) through the same raw encoder, without
+    the import of PIL.ImageFile that ``tobytes`` makes to read one buffer size: that import brings logging and
+    threading along, a twentieth of a console move (``pbm do``), for a constant."""
+    image.load()
+    encoder = Image._getencoder(image.mode, "raw", image.mode)
+    parts = []
+    try:
+        encoder.setimage(image.im, (0, 0, *image.size))
+        while True:
+            _, status, data = encoder.encode(max(_BLOCK, image.width * 4))
+            parts.append(data)
+            if status:
+                break
+    finally:
+        encoder.cleanup()
+    if status < 0:
+        raise RuntimeError(f"encoder error {status} reading the picture's pixels")
+    return b"".join(parts)
+
+
+#: bytes the raw encoder hands back at a time (PIL.ImageFile.MAXBLOCK, what ``tobytes`` uses)
+_BLOCK = 65536
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 

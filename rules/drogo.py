@@ -29,7 +29,7 @@ from rules.base import (
     Outcome,
     StateFormatError,
 )
-from rules.rng import Rng
+from rules.rng import Rng, output_at
 
 #: colour letters of seats 0..3, in challenge order
 COLOURS = "xoyz"
@@ -116,21 +116,18 @@ def _geometry(n: int) -> _Geometry:
     return _Geometry(n, full, full & ~first_col, full & ~last_col)
 
 
-def _zobrist_keys() -> tuple[int, ...]:
-    """One fixed random 64-bit key per (colour, level, row, column) of the largest board, the same in every
-    process, so that position hashes saved in a game's JSON stay valid when it is loaded elsewhere."""
-    rng = Rng(0xD206_0C0B)
-    return tuple(rng.next64() for _ in range(len(COLOURS) * MAX_SIZE**3))
-
-
-_KEYS = _zobrist_keys()
+#: the seed of the position keys: one fixed random 64-bit key per (colour, level, row, column) of the largest board,
+#: the same in every process, so that position hashes saved with a game stay valid when it is loaded elsewhere
+_KEY_SEED = 0xD206_0C0B
 
 
 @cache
 def _size_keys(n: int) -> tuple[int, ...]:
-    """The keys of an n x n board, indexed ``(seat * n + level) * n * n + cell``."""
+    """The keys of an n x n board, indexed ``(seat * n + level) * n * n + cell``: key number
+    ``((seat * MAX_SIZE + level) * MAX_SIZE + row) * MAX_SIZE + column`` of the seed's sequence, computed for this
+    size only."""
     return tuple(
-        _KEYS[((seat * MAX_SIZE + level) * MAX_SIZE + cell // n) * MAX_SIZE + cell % n]
+        output_at(_KEY_SEED, ((seat * MAX_SIZE + level) * MAX_SIZE + cell // n) * MAX_SIZE + cell % n)
         for seat in range(len(COLOURS))
         for level in range(n)
         for cell in range(n * n)

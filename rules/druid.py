@@ -215,6 +215,8 @@ class Step:
 
 @dataclass(frozen=True)
 class Pass:
+    """The player places nothing this turn."""
+
     def __str__(self) -> str:
         return "pass"
 
@@ -261,7 +263,6 @@ OPTIONS = (
     Option("nogaps", bool, False, "lintels must rest on three stones (no gap under the middle)"),
     Option("y", bool, False, "play Druid's Y on a triangular board", conflicts=("hex", "walk")),
 )
-
 
 
 def board_kind(options: Mapping[str, Any]) -> str:

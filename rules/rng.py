@@ -48,3 +48,13 @@ class Rng:
     def choice(self, items: list) -> object:
         """Return one element of a non-empty list, uniformly."""
         return items[self.below(len(items))]
+
+
+def output_at(seed: int, index: int) -> int:
+    """What call number ``index`` (from 0) of ``Rng(seed).next64()`` returns, without the calls before it: after
+    k steps SplitMix64's state is ``seed + k * golden``, so a table of fixed keys computes only the entries it
+    uses (Drogo's 6x6 board needs 432 of its 6,912 position keys, and every console command starts afresh)."""
+    z = (seed + (index + 1) * _GOLDEN) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)

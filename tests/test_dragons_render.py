@@ -7,8 +7,9 @@ from __future__ import annotations
 import io
 import time
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
+import render.dragons as dragons_render
 from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, PLAYER_COLOURS
 from render.dragons import GAP_FILL, TILE_FILL, WIN_LOOP, Layout, render_image, render_png
 from rules import registry
@@ -138,3 +139,21 @@ def test_band_and_loop_colours_stay_apart_under_red_green_colour_blindness() -> 
         assert closest_pair([colour, BACKGROUND])[0] > 20 or colour == TILE_FILL
     for fill in fills:
         assert closest_pair([fill, TILE_FILL])[0] > 20
+
+
+def test_tile_and_outline_sprites_are_opaque_or_clear_so_one_bit_masks_paste_them_exactly() -> None:
+    """Tiles and open-position outlines are copied through one-bit masks (render.dragons): the same pixels as
+    blending the transparent drawings only while Pillow draws them without anti-aliasing."""
+    for radius in (dragons_render.RADIUS, dragons_render.LEGEND_RADIUS):
+        for crossed in (False, True):
+            for placement in range(8):
+                drawn = Image.new("RGBA", (2 * radius + 1, 2 * radius + 1), (0, 0, 0, 0))
+                dragons_render.draw_tile(ImageDraw.Draw(drawn), placement, crossed, (radius, radius), radius)
+                assert set(drawn.getchannel("A").histogram()[1:255]) == {0}
+                blended = Image.new("RGB", drawn.size, (38, 41, 48))
+                blended.paste(drawn, (0, 0), drawn)
+                copied = Image.new("RGB", drawn.size, (38, 41, 48))
+                dragons_render.paste_tile(copied, placement, crossed, (radius, radius), radius)
+                assert copied.tobytes() == blended.tobytes()
+    outline = dragons_render._hexagon_sprite(0.94, None, dragons_render.OPEN_LINE, dragons_render.SCALE)
+    assert set(outline.getchannel("A").histogram()[1:255]) == {0}

@@ -10,7 +10,7 @@ import pytest
 from rules import registry
 from rules.base import IllegalMoveError, MoveSyntaxError, OptionError, StateFormatError
 from rules.drogo import GAME, DrogoState, Pass, Place, move_cap, random_move
-from rules.rng import Rng
+from rules.rng import Rng, output_at
 
 TWO = ["ann", "bob"]
 THREE = ["ann", "bob", "cy"]
@@ -284,6 +284,28 @@ def test_the_positions_seen_live_outside_the_snapshot_and_come_back_with_restore
     assert loaded.memory() == state.memory() and loaded == state
     with pytest.raises(StateFormatError, match="missing"):
         registry.load_state(data).restore_memory(state.memory()[:1])
+
+
+def test_position_hashes_stay_those_saved_by_earlier_versions():
+    """Hashes are saved with a game (superko's memory): the keys must never change, whichever way they are
+    computed. The figures are those of the keys drawn one by one from the seed, as version 1 drew them."""
+    state = setup(KO_ROWS, "-size=5")
+    play(state, "c3")
+    assert state.memory() == [0xDD53A1DD2006FAAB, 0x8CE6C2F491352A51]
+    big = GAME.new(GAME.parse_options(["-size=12"], 2), ["a", "b"], 1)
+    rng = Rng(5)
+    for _ in range(40):
+        big.push(big.forced_move() or random_move(big, rng))
+    assert big.hash == 0xBF53C0C80398306E
+
+
+def test_any_output_of_the_generator_can_be_computed_directly():
+    rng = Rng(0xD206_0C0B)
+    assert [output_at(0xD206_0C0B, index) for index in range(300)] == [rng.next64() for _ in range(300)]
+    far = Rng(7)
+    for _ in range(6911):
+        far.next64()
+    assert output_at(7, 6911) == far.next64()
 
 
 def test_a_snapshot_of_format_1_loads_with_its_positions_seen():

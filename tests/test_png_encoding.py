@@ -15,7 +15,7 @@ from render.common import BACKGROUND, PLAYER_COLOURS, to_png
 from render.dragons import Layout
 from render.dragons import render_image as dragons_image
 from render.druid import render_scene
-from render.palette import SEPARATION, png_bytes
+from render.palette import SEPARATION, encode_png, png_bytes
 from rules import registry
 from rules.backgammon import EKS, OHS, BackgammonState
 from rules.base import GameState
@@ -130,3 +130,13 @@ def test_a_picture_with_too_many_colours_for_a_direct_palette_still_encodes() ->
     assert decoded.mode == "P" and decoded.size == (256, 256)
     error = ImageStat.Stat(ImageChops.difference(image, decoded.convert("RGB"))).mean
     assert max(error) < 16
+
+
+def test_every_pixel_is_written_as_pillow_reads_it_at_any_size() -> None:
+    """The encoder reads a palette image's pixels through Pillow's raw encoder itself (see render.palette): the
+    picture decoded is the picture given, pixel for pixel, from one pixel to many encoder blocks."""
+    for size in ((1, 1), (3, 2), (700, 1), (1, 700), (300, 500)):
+        image = Image.effect_noise(size, 80).convert("RGB").quantize(colors=64)
+        decoded = decode(encode_png(image))
+        assert decoded.size == size and decoded.tobytes() == image.tobytes()
+        assert decoded.getpalette() == image.getpalette()

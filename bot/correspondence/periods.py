@@ -12,9 +12,8 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import lru_cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 DAY = 86400.0
 HOUR = 3600.0
@@ -38,7 +37,7 @@ _QUIET_FORMAT = "write quiet hours as start-end in 24-hour time, like 22-08 or 2
 _QUIET_DIFFER = "quiet hours need a start and an end that differ, like 22-08"
 
 
-def zone(name: str) -> ZoneInfo:
+def zone(name: str) -> tzinfo:
     """The IANA time zone called ``name``.
 
     A player types the name once and it is then read for every game in every listing, so a bad one is refused here
@@ -52,10 +51,18 @@ def zone(name: str) -> ZoneInfo:
 
 
 @lru_cache(maxsize=512)
-def _zone(name: str) -> ZoneInfo | None:
-    """The zone, or None for a name that is malformed, unknown or not a zone file (a directory, ``leapseconds``)."""
+def _zone(name: str) -> tzinfo | None:
+    """The zone, or None for a name that is malformed, unknown or not a zone file (a directory, ``leapseconds``).
+
+    ``UTC``, every player's zone until they name another, is :data:`datetime.UTC` (the same offsets, no
+    transitions): :mod:`zoneinfo` is imported only for the zones players choose, which keeps it (and the
+    ``sysconfig`` it reads its search path from) out of every console command's start."""
+    if name == "UTC":
+        return UTC
     if len(name) > _ZONE_NAME_MAX or not _ZONE_NAME.fullmatch(name):
         return None
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
@@ -69,22 +76,22 @@ def _checked(t: float) -> float:
     return t
 
 
-def _local(t: float, z: ZoneInfo) -> datetime:
+def _local(t: float, z: tzinfo) -> datetime:
     return datetime.fromtimestamp(_checked(t), z)
 
 
-def _offset(t: float, z: ZoneInfo) -> timedelta | None:
+def _offset(t: float, z: tzinfo) -> timedelta | None:
     return _local(t, z).utcoffset()
 
 
-def _midnight(day: date, z: ZoneInfo) -> float:
+def _midnight(day: date, z: tzinfo) -> float:
     """The POSIX time of local 00:00 on ``day``. A midnight skipped by a clock change (a few zones change at 00:00)
     is read with fold=0, the offset before the change, which puts it at the change itself when the gap starts at
     midnight; a repeated midnight is its first occurrence."""
     return datetime(day.year, day.month, day.day, tzinfo=z).timestamp()
 
 
-def _weekends(start: float, z: ZoneInfo) -> Iterator[tuple[float, float]]:
+def _weekends(start: float, z: tzinfo) -> Iterator[tuple[float, float]]:
     """Weekends as (local Saturday 00:00, local Monday 00:00) in POSIX seconds, endlessly, from the one holding or
     following ``start``'s local day. Both ends are local midnights, so a weekend with a daylight saving change is 47
     or 49 real hours long."""
@@ -155,13 +162,13 @@ def _clock(minute: int) -> str:
     return f"{minute // 60:02d}:{minute % 60:02d}"
 
 
-def _wall_seconds(t: float, z: ZoneInfo) -> float:
+def _wall_seconds(t: float, z: tzinfo) -> float:
     """Seconds since local midnight on the wall clock at ``t``."""
     local = _local(t, z)
     return local.hour * HOUR + local.minute * 60 + local.second + local.microsecond / 1e6
 
 
-def _transition(a: float, b: float, z: ZoneInfo) -> float:
+def _transition(a: float, b: float, z: tzinfo) -> float:
     """The first whole second after ``a`` whose UTC offset differs from ``a``'s, knowing that ``b``'s does.
 
     Zones change offset on whole seconds, so halving finds the change in about 17 steps for a day-long gap. Only

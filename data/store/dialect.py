@@ -15,6 +15,8 @@ from data.schema import MIGRATIONS, PG_MIGRATIONS
 
 @dataclass(frozen=True)
 class Dialect:
+    """The SQL that differs between SQLite and PostgreSQL; everything else is written once for both."""
+
     #: ``sqlite`` or ``postgresql``
     name: str
     #: the migrations, one script per schema version (the same tables and columns on both)

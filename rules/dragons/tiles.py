@@ -71,13 +71,15 @@ EDGE_REGION: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 
 
 def _fit_table() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """FITS[closed][colours]: placements whose edges match the closed sides of a gap (colours masked by closed)."""
+    """FITS[closed][colours]: placements whose edges match the closed sides of a gap (colours masked by closed).
+    A placement fits where its own colours, masked the same way, are the gap's: one pass over the eight per
+    ``closed`` sorts them by that masked value, and every ``colours`` looks its answer up."""
     table = []
     for closed in range(64):
-        row = []
-        for colours in range(64):
-            row.append(tuple(p for p in range(8) if (COLOUR_BITS[p] ^ colours) & closed == 0))
-        table.append(tuple(row))
+        fitting: dict[int, tuple[int, ...]] = {}
+        for placement, bits in enumerate(COLOUR_BITS):
+            fitting[bits & closed] = (*fitting.get(bits & closed, ()), placement)
+        table.append(tuple(fitting.get(colours & closed, ()) for colours in range(64)))
     return tuple(table)
 
 
@@ -89,19 +91,20 @@ FREE, AUTO, GAP, DEAD = "free", "auto", "gap", "dead"
 
 
 def _kind_table() -> tuple[tuple[str, ...], ...]:
+    """KIND[closed][colours]: the classification of a gap, which depends only on the colours of its closed sides."""
     table = []
     for closed in range(64):
-        row = []
-        for colours in range(64):
-            fits = FITS[closed][colours & closed]
-            if not fits:
-                row.append(DEAD)
-            elif POPCOUNT[closed] >= 3 and len(fits) == 1:
-                row.append(GAP if is_tail(fits[0]) else AUTO)
-            else:
-                row.append(FREE)
-        table.append(tuple(row))
+        kinds = {masked: _kind(closed, FITS[closed][masked]) for masked in {c & closed for c in range(64)}}
+        table.append(tuple(kinds[colours & closed] for colours in range(64)))
     return tuple(table)
+
+
+def _kind(closed: int, fits: tuple[int, ...]) -> str:
+    if not fits:
+        return DEAD
+    if POPCOUNT[closed] >= 3 and len(fits) == 1:
+        return GAP if is_tail(fits[0]) else AUTO
+    return FREE
 
 
 KIND = _kind_table()
