@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import gc
 import math
-import threading
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -215,16 +214,23 @@ def plackett_luce(ratings: Sequence[tuple[float, float]], places: Sequence[int])
     return out
 
 
-_POOLS = threading.local()
+@cache
+def _pools() -> Any:
+    """Each thread's pool (a ``threading.local``, made on the first rating: a move or a board shown never needs
+    the threading module)."""
+    import threading
+
+    return threading.local()
 
 
 def _pool(size: int) -> list[Any]:
     """This thread's openskill rating objects, reused for every game (``_compute`` rewrites their mu and sigma):
     making new ones draws a random id for each, the largest cost of a rebuild after the arithmetic."""
-    pool: list[Any] = getattr(_POOLS, "ratings", [])
+    pools = _pools()
+    pool: list[Any] = getattr(pools, "ratings", [])
     while len(pool) < size:
         pool.append(model().rating())
-    _POOLS.ratings = pool
+    pools.ratings = pool
     return pool
 
 
