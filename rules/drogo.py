@@ -29,6 +29,7 @@ from rules.base import (
     Outcome,
     StateFormatError,
 )
+from rules.memory import Memory, contains, pack, unpack
 from rules.rng import Rng, output_at
 
 #: colour letters of seats 0..3, in challenge order
@@ -36,6 +37,9 @@ COLOURS = "xoyz"
 MIN_SIZE = 3
 MAX_SIZE = 12
 _CELL = re.compile(r"^([a-z])(\d{1,2})$")
+#: superko questions a restored state answers by searching its packed memory before it builds a set of it: a set
+#: of thousands of hashes costs about as much as this many searches
+_SEARCHES_BEFORE_SET = 16
 
 
 def cell_name(col: int, row: int) -> str:
@@ -213,37 +217,56 @@ class DrogoState(GameState):
     # ---- derived data ------------------------------------------------------------------------------------
 
     def _remember_start(self) -> None:
-        """Superko memory: ``history`` keeps the position hashes (unsigned 64-bit) in the order they occurred and
-        ``seen`` the same numbers for membership. They live outside the JSON snapshot (:meth:`memory`), which
-        would otherwise grow with every move of the game."""
-        self.seen: set[int] = set()
-        self.history: list[int] = []
+        """Superko memory: the position hashes seen, packed in the order they occurred (``_memory``, see
+        :mod:`rules.memory`). They live outside the JSON snapshot (:meth:`memory`), which would otherwise grow
+        with every move of the game."""
+        self._memory = bytearray()
+        #: the same hashes as a set, for membership once judging has asked often (see :meth:`_seen_before`);
+        #: ``None`` until then, so that a state loaded to play one move never turns thousands of them into ints
+        self._seen: set[int] | None = set()
+        self._lookups = 0
         if self.superko:
             self._remember(self.hash)
 
     def _remember(self, value: int) -> None:
-        self.seen.add(value)
-        self.history.append(value)
+        self._memory += pack(value)
+        if self._seen is not None:
+            self._seen.add(value)
 
-    def memory(self) -> list[int]:
+    def _seen_before(self, value: int) -> bool:
+        """Whether superko forbids the position hashed ``value``. A state restored with a long memory answers
+        its first questions with a byte search of the packed hashes (microseconds, the same for every move of
+        a command); a state asked many times (a listing of every legal move, a computer player's search) builds
+        the set once and answers from it."""
+        if self._seen is None:
+            self._lookups += 1
+            if self._lookups <= _SEARCHES_BEFORE_SET:
+                return contains(self._memory, value)
+            self._seen = set(unpack(self._memory))
+        return value in self._seen
+
+    def memory(self) -> Memory:
         """The position hashes seen, oldest first (empty with ``-no_superko``): what superko judges against."""
-        return list(self.history)
+        return Memory(self._memory)
 
     def restore_memory(self, values: Sequence[int]) -> None:
         """The positions seen before this snapshot, as :meth:`memory` gave them; superko needs them. A state
-        loaded from JSON without them knows only its current position."""
-        history = list(values)
+        loaded from JSON without them knows only its current position. Only what a damaged store could make
+        wrong at once is checked here (values that are no 64-bit hashes; a memory without the current position);
+        a memory that differs from the game's log in any other way is ``pbm check``'s to find, by replaying it."""
+        try:
+            memory = Memory.of(values)
+        except ValueError:
+            raise StateFormatError("the positions seen must be unsigned 64-bit numbers") from None
         if not self.superko:
-            if history:
+            if memory:
                 raise StateFormatError("a game without superko keeps no positions")
             return
-        seen = set(history)
-        if history and (min(history) < 0 or max(history) >= 1 << 64 or len(seen) != len(history)):
-            raise StateFormatError("the positions seen must be distinct unsigned 64-bit numbers")
-        if self.hash not in seen:
+        if self.hash not in memory:
             raise StateFormatError("the current position is missing from the positions seen")
-        self.history = history
-        self.seen = seen
+        self._memory = bytearray(memory.data)
+        self._seen = None
+        self._lookups = 0
         self._verdicts = {}
 
     @property
@@ -375,7 +398,7 @@ class DrogoState(GameState):
         if not group & free:
             return _Verdict("your group would have no freedom (suicide)")
         new_hash = self._hash_after(seat, pieces, captured)
-        if self.superko and new_hash in self.seen:
+        if self.superko and self._seen_before(new_hash):
             return _Verdict("it would repeat an earlier board position (superko)")
         return _Verdict(None, captured, new_hash)
 
@@ -721,7 +744,7 @@ class DrogoState(GameState):
             raise StateFormatError("negative move counters")
         self.last = self._load_last(data["last"])
         self._rebuild()
-        self.history, self.seen = [], {self.hash} if self.superko else set()
+        self._memory, self._seen, self._lookups = bytearray(), {self.hash} if self.superko else set(), 0
         if "seen" in data:  # format 1 kept the positions seen in the snapshot, as hex strings
             self.restore_memory([int(str(text), 16) for text in data["seen"]])
 
