@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, reduce
+from operator import getitem, xor
 from typing import Any
 
 from rules.base import (
@@ -37,6 +38,9 @@ COLOURS = "xoyz"
 MIN_SIZE = 3
 MAX_SIZE = 12
 _CELL = re.compile(r"^([a-z])(\d{1,2})$")
+#: a stack's text and its list of seats, one into the other (``xo`` <-> ``[0, 1]``), translated in C
+_SEAT_OF_LETTER = bytes.maketrans(COLOURS.encode(), bytes(range(len(COLOURS))))
+_LETTER_OF_SEAT = bytes.maketrans(bytes(range(len(COLOURS))), COLOURS.encode())
 #: superko questions a restored state answers by searching its packed memory before it builds a set of it: a set
 #: of thousands of hashes costs about as much as this many searches
 _SEARCHES_BEFORE_SET = 16
@@ -140,6 +144,17 @@ def _size_keys(n: int) -> tuple[int, ...]:
 
 def _key(seat: int, level: int, cell: int, n: int) -> int:
     return _size_keys(n)[(seat * n + level) * n * n + cell]
+
+
+@cache
+def _stack_keys(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The same keys arranged ``[cell][level][seat]``: a stack's hash is its seats looked up level by level."""
+    keys, area = _size_keys(n), n * n
+    by_level = [
+        zip(*(keys[(seat * n + level) * area : (seat * n + level + 1) * area] for seat in range(len(COLOURS))))
+        for level in range(n)
+    ]
+    return tuple(zip(*by_level))
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -262,7 +277,7 @@ class DrogoState(GameState):
             if memory:
                 raise StateFormatError("a game without superko keeps no positions")
             return
-        if self.hash not in memory:
+        if not (memory and memory[-1] == self.hash) and self.hash not in memory:  # it is last unless format 1
             raise StateFormatError("the current position is missing from the positions seen")
         self._memory = bytearray(memory.data)
         self._seen = None
@@ -274,25 +289,29 @@ class DrogoState(GameState):
         return not self.options.get("no_superko")
 
     def _rebuild(self) -> None:
-        """Recompute the bitboards and the hash from ``stacks`` (after a load or a new game)."""
+        """Recompute the bitboards and the hash from ``stacks`` (after a load or a new game): one pass over the
+        cells, each stack's hash folded from its keys in C, and the level masks from the stack heights."""
         n = self.size
         self.geo = _geometry(n)
-        self.own = [0] * len(self.players)
-        self.levels = [0] * n
-        self.cell_hash = [0] * (n * n)
-        self.hash = 0
-        keys, area = _size_keys(n), n * n
+        own = [0] * len(self.players)
+        #: cells by stack height
+        tops = [0] * (n + 1)
+        cell_hash = [0] * (n * n)
+        whole = 0
+        keys = _stack_keys(n)
         for cell, stack in enumerate(self.stacks):
-            if not stack:
-                continue
-            bit = 1 << cell
-            value = 0
-            for level, seat in enumerate(stack):
-                self.levels[level] |= bit
-                value ^= keys[(seat * n + level) * area + cell]
-            self.own[stack[-1]] |= bit
-            self.cell_hash[cell] = value
-            self.hash ^= value
+            if stack:
+                bit = 1 << cell
+                tops[len(stack)] |= bit
+                own[stack[-1]] |= bit
+                value = reduce(xor, map(getitem, keys[cell], stack))
+                cell_hash[cell] = value
+                whole ^= value
+        levels, above = [0] * n, 0
+        for height in range(n, 0, -1):
+            above |= tops[height]
+            levels[height - 1] = above
+        self.own, self.levels, self.cell_hash, self.hash = own, levels, cell_hash, whole
         self._groups: dict[int, int] = {}
         #: (seat, cells) -> verdict, for this position only: a move judged when listed or read is not judged again
         #: when pushed
@@ -709,7 +728,7 @@ class DrogoState(GameState):
     def _dump(self) -> dict[str, Any]:
         return {
             "size": self.size,
-            "stacks": ["".join(map(COLOURS.__getitem__, stack)) for stack in self.stacks],
+            "stacks": [bytes(stack).translate(_LETTER_OF_SEAT).decode() for stack in self.stacks],
             "turn": self.turn,
             "placements": self.placements,
             "passes": self.passes,
@@ -729,12 +748,10 @@ class DrogoState(GameState):
         if len(raw) != self.size * self.size:
             raise StateFormatError(f"expected {self.size * self.size} stacks, found {len(raw)}")
         letters = COLOURS[:nplayers]
-        seat_of = {letter: seat for seat, letter in enumerate(letters)}
-        self.stacks = []
         for text in raw:
             if not isinstance(text, str) or len(text) > self.size or text.strip(letters):
                 raise StateFormatError(f"bad stack {text!r}: at most {self.size} of the letters {letters!r}")
-            self.stacks.append([seat_of[c] for c in text])
+        self.stacks = [list(text.encode().translate(_SEAT_OF_LETTER)) for text in raw]
         self.turn = int(data["turn"])
         if not 0 <= self.turn < nplayers:
             raise StateFormatError(f"seat {self.turn} cannot be on move")
