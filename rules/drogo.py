@@ -150,11 +150,12 @@ def _key(seat: int, level: int, cell: int, n: int) -> int:
 def _stack_keys(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """The same keys arranged ``[cell][level][seat]``: a stack's hash is its seats looked up level by level."""
     keys, area = _size_keys(n), n * n
+    seats = range(len(COLOURS))
     by_level = [
-        zip(*(keys[(seat * n + level) * area : (seat * n + level + 1) * area] for seat in range(len(COLOURS))))
+        zip(*(keys[(seat * n + level) * area : (seat * n + level + 1) * area] for seat in seats), strict=True)
         for level in range(n)
     ]
-    return tuple(zip(*by_level))
+    return tuple(zip(*by_level, strict=True))
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -540,7 +541,18 @@ class DrogoState(GameState):
     def has_legal_move(self, seat: int | None = None) -> bool:
         """Whether ``seat`` (default: the player to move) could place anything in this position."""
         seat = self.turn if seat is None else seat
+        for cells in self._likely_legal():
+            if self._verdict(seat, cells).reason is None:
+                return True
         return next(self._legal_cells(seat), None) is not None
+
+    def _likely_legal(self) -> Iterator[tuple[int, ...]]:
+        """Single pieces on empty cells beside empty ground: such a piece always breathes, so only superko can
+        refuse it. Asked first whether a player can move at all, one of them usually answers at the first
+        judgement, however full the board (their verdicts are kept for the full scan after them)."""
+        empty = self.geo.full & ~self.levels[0]
+        for cell in _bits(empty & self.geo.adjacent(empty)):
+            yield (cell,)
 
     def parse_move(self, text: str, player: int | None = None) -> Place | Pass:
         seat = self.check_turn(player)
