@@ -313,7 +313,8 @@ class DrogoState(GameState):
             above |= tops[height]
             levels[height - 1] = above
         self.own, self.levels, self.cell_hash, self.hash = own, levels, cell_hash, whole
-        self._groups: dict[int, int] = {}
+        #: the groups of this position found so far (each a mask of cells), for the judgements that follow
+        self._groups: list[int] = []
         #: (seat, cells) -> verdict, for this position only: a move judged when listed or read is not judged again
         #: when pushed
         self._verdicts: dict[tuple[int, tuple[int, ...]], _Verdict] = {}
@@ -334,13 +335,13 @@ class DrogoState(GameState):
         return tuple(totals)
 
     def _group_of(self, bit: int) -> int:
-        """The group (before any move) holding the stack at ``bit``, cached until the position changes."""
-        group = self._groups.get(bit)
-        if group is None:
-            stack = self.stacks[bit.bit_length() - 1]
-            group = self.geo.flood(bit, self.own[stack[-1]])
-            for cell in _bits(group):
-                self._groups[1 << cell] = group
+        """The group (before any move) holding the stack at ``bit``, kept until the position changes. A board
+        has few groups, so looking through those found is cheaper than filing every cell of a large one."""
+        for group in self._groups:
+            if group & bit:
+                return group
+        group = self.geo.flood(bit, self.own[self.stacks[bit.bit_length() - 1][-1]])
+        self._groups.append(group)
         return group
 
     def _freedom(self, levels: list[int]) -> int:
@@ -398,25 +399,28 @@ class DrogoState(GameState):
             seeds = mask & around
             while seeds:
                 bit = seeds & -seeds
+                if bit & free:  # this stack breathes, so its whole group does: no need to find the group
+                    seeds ^= bit
+                    continue
                 group = self._group_of(bit)
                 if group & placed:
                     group = geo.flood(bit, mask & ~placed)
                 seeds &= ~group
                 if not group & free:
                     captured |= group
-        mine = own | placed
-        group = placed
-        for cell in _bits(own & (placed | around)):
-            group |= self._group_of(1 << cell)
-        if captured:
-            if self.options.get("in_place"):
-                mine |= captured
-                group = geo.flood(placed, mine)
-            else:
-                levels = [level & ~captured for level in levels]
-                free = self._freedom(levels)
-        if not group & free:
-            return _Verdict("your group would have no freedom (suicide)")
+        # Captures only ever give freedom, so placed pieces that breathe already need no look at their group.
+        if not placed & free:
+            group = placed
+            for cell in _bits(own & (placed | around)):
+                group |= self._group_of(1 << cell)
+            if captured:
+                if self.options.get("in_place"):
+                    group = geo.flood(placed, own | placed | captured)
+                else:
+                    levels = [level & ~captured for level in levels]
+                    free = self._freedom(levels)
+            if not group & free:
+                return _Verdict("your group would have no freedom (suicide)")
         new_hash = self._hash_after(seat, pieces, captured)
         if self.superko and self._seen_before(new_hash):
             return _Verdict("it would repeat an earlier board position (superko)")
@@ -615,7 +619,7 @@ class DrogoState(GameState):
             if self.options.get("in_place"):
                 for level in range(len(stack)):
                     self._set_top(cell, level, seat)
-        self._groups = {}
+        self._groups = []
         self._verdicts = {}
         if self.hash != verdict.new_hash:
             raise AssertionError("Drogo position hash out of step with the board")
