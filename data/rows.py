@@ -5,6 +5,7 @@ This module deliberately does without ``from __future__ import annotations``: wi
 of a console command's start-up. Real annotations cost nothing here.
 """
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 
@@ -27,7 +28,8 @@ class GameRow(NamedTuple):
     thread_id: int | None
     created_at: float
     updated_at: float
-    memory: tuple[int, ...] = ()
+    #: the game's memory (:meth:`rules.base.GameState.memory`), packed as stored: a :class:`rules.memory.Memory`
+    memory: Sequence[int] = ()
     #: the correspondence clock (JSON of :class:`bot.correspondence.clock.Clock`); ``None``: untimed (old games)
     clock: dict[str, Any] | None = None
     #: when the player to move runs out of time (``None``: no clock running)

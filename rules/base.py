@@ -361,9 +361,9 @@ class GameState(ABC):
         moves = list(self.legal_moves)
         return moves[rng.randrange(len(moves))]
 
-    def memory(self) -> list[int]:
+    def memory(self) -> Sequence[int]:
         """Append-only values the game keeps outside its snapshot (Drogo: the position hashes seen, oldest first,
-        as unsigned 64-bit ints); [] for games without.
+        as unsigned 64-bit ints, packed: a :class:`rules.memory.Memory`); empty for games without.
 
         A game's history can grow without bound, and its snapshot is rewritten after every move: values that
         only ever grow are stored beside it, each once. After a move, ``memory()[n:]`` are the values new since

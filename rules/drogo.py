@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, reduce
+from operator import getitem, xor
 from typing import Any
 
 from rules.base import (
@@ -29,6 +30,7 @@ from rules.base import (
     Outcome,
     StateFormatError,
 )
+from rules.memory import Memory, contains, pack, unpack
 from rules.rng import Rng, output_at
 
 #: colour letters of seats 0..3, in challenge order
@@ -36,6 +38,12 @@ COLOURS = "xoyz"
 MIN_SIZE = 3
 MAX_SIZE = 12
 _CELL = re.compile(r"^([a-z])(\d{1,2})$")
+#: a stack's text and its list of seats, one into the other (``xo`` <-> ``[0, 1]``), translated in C
+_SEAT_OF_LETTER = bytes.maketrans(COLOURS.encode(), bytes(range(len(COLOURS))))
+_LETTER_OF_SEAT = bytes.maketrans(bytes(range(len(COLOURS))), COLOURS.encode())
+#: superko questions a restored state answers by searching its packed memory before it builds a set of it: a set
+#: of thousands of hashes costs about as much as this many searches
+_SEARCHES_BEFORE_SET = 16
 
 
 def cell_name(col: int, row: int) -> str:
@@ -138,6 +146,18 @@ def _key(seat: int, level: int, cell: int, n: int) -> int:
     return _size_keys(n)[(seat * n + level) * n * n + cell]
 
 
+@cache
+def _stack_keys(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The same keys arranged ``[cell][level][seat]``: a stack's hash is its seats looked up level by level."""
+    keys, area = _size_keys(n), n * n
+    seats = range(len(COLOURS))
+    by_level = [
+        zip(*(keys[(seat * n + level) * area : (seat * n + level + 1) * area] for seat in seats), strict=True)
+        for level in range(n)
+    ]
+    return tuple(zip(*by_level, strict=True))
+
+
 def _bits(mask: int) -> Iterator[int]:
     """Indices of the set bits of ``mask``, lowest first."""
     while mask:
@@ -213,37 +233,56 @@ class DrogoState(GameState):
     # ---- derived data ------------------------------------------------------------------------------------
 
     def _remember_start(self) -> None:
-        """Superko memory: ``history`` keeps the position hashes (unsigned 64-bit) in the order they occurred and
-        ``seen`` the same numbers for membership. They live outside the JSON snapshot (:meth:`memory`), which
-        would otherwise grow with every move of the game."""
-        self.seen: set[int] = set()
-        self.history: list[int] = []
+        """Superko memory: the position hashes seen, packed in the order they occurred (``_memory``, see
+        :mod:`rules.memory`). They live outside the JSON snapshot (:meth:`memory`), which would otherwise grow
+        with every move of the game."""
+        self._memory = bytearray()
+        #: the same hashes as a set, for membership once judging has asked often (see :meth:`_seen_before`);
+        #: ``None`` until then, so that a state loaded to play one move never turns thousands of them into ints
+        self._seen: set[int] | None = set()
+        self._lookups = 0
         if self.superko:
             self._remember(self.hash)
 
     def _remember(self, value: int) -> None:
-        self.seen.add(value)
-        self.history.append(value)
+        self._memory += pack(value)
+        if self._seen is not None:
+            self._seen.add(value)
 
-    def memory(self) -> list[int]:
+    def _seen_before(self, value: int) -> bool:
+        """Whether superko forbids the position hashed ``value``. A state restored with a long memory answers
+        its first questions with a byte search of the packed hashes (microseconds, the same for every move of
+        a command); a state asked many times (a listing of every legal move, a computer player's search) builds
+        the set once and answers from it."""
+        if self._seen is None:
+            self._lookups += 1
+            if self._lookups <= _SEARCHES_BEFORE_SET:
+                return contains(self._memory, value)
+            self._seen = set(unpack(self._memory))
+        return value in self._seen
+
+    def memory(self) -> Memory:
         """The position hashes seen, oldest first (empty with ``-no_superko``): what superko judges against."""
-        return list(self.history)
+        return Memory(self._memory)
 
     def restore_memory(self, values: Sequence[int]) -> None:
         """The positions seen before this snapshot, as :meth:`memory` gave them; superko needs them. A state
-        loaded from JSON without them knows only its current position."""
-        history = list(values)
+        loaded from JSON without them knows only its current position. Only what a damaged store could make
+        wrong at once is checked here (values that are no 64-bit hashes; a memory without the current position);
+        a memory that differs from the game's log in any other way is ``pbm check``'s to find, by replaying it."""
+        try:
+            memory = Memory.of(values)
+        except ValueError:
+            raise StateFormatError("the positions seen must be unsigned 64-bit numbers") from None
         if not self.superko:
-            if history:
+            if memory:
                 raise StateFormatError("a game without superko keeps no positions")
             return
-        seen = set(history)
-        if history and (min(history) < 0 or max(history) >= 1 << 64 or len(seen) != len(history)):
-            raise StateFormatError("the positions seen must be distinct unsigned 64-bit numbers")
-        if self.hash not in seen:
+        if not (memory and memory[-1] == self.hash) and self.hash not in memory:  # it is last unless format 1
             raise StateFormatError("the current position is missing from the positions seen")
-        self.history = history
-        self.seen = seen
+        self._memory = bytearray(memory.data)
+        self._seen = None
+        self._lookups = 0
         self._verdicts = {}
 
     @property
@@ -251,26 +290,31 @@ class DrogoState(GameState):
         return not self.options.get("no_superko")
 
     def _rebuild(self) -> None:
-        """Recompute the bitboards and the hash from ``stacks`` (after a load or a new game)."""
+        """Recompute the bitboards and the hash from ``stacks`` (after a load or a new game): one pass over the
+        cells, each stack's hash folded from its keys in C, and the level masks from the stack heights."""
         n = self.size
         self.geo = _geometry(n)
-        self.own = [0] * len(self.players)
-        self.levels = [0] * n
-        self.cell_hash = [0] * (n * n)
-        self.hash = 0
-        keys, area = _size_keys(n), n * n
+        own = [0] * len(self.players)
+        #: cells by stack height
+        tops = [0] * (n + 1)
+        cell_hash = [0] * (n * n)
+        whole = 0
+        keys = _stack_keys(n)
         for cell, stack in enumerate(self.stacks):
-            if not stack:
-                continue
-            bit = 1 << cell
-            value = 0
-            for level, seat in enumerate(stack):
-                self.levels[level] |= bit
-                value ^= keys[(seat * n + level) * area + cell]
-            self.own[stack[-1]] |= bit
-            self.cell_hash[cell] = value
-            self.hash ^= value
-        self._groups: dict[int, int] = {}
+            if stack:
+                bit = 1 << cell
+                tops[len(stack)] |= bit
+                own[stack[-1]] |= bit
+                value = reduce(xor, map(getitem, keys[cell], stack))
+                cell_hash[cell] = value
+                whole ^= value
+        levels, above = [0] * n, 0
+        for height in range(n, 0, -1):
+            above |= tops[height]
+            levels[height - 1] = above
+        self.own, self.levels, self.cell_hash, self.hash = own, levels, cell_hash, whole
+        #: the groups of this position found so far (each a mask of cells), for the judgements that follow
+        self._groups: list[int] = []
         #: (seat, cells) -> verdict, for this position only: a move judged when listed or read is not judged again
         #: when pushed
         self._verdicts: dict[tuple[int, tuple[int, ...]], _Verdict] = {}
@@ -291,13 +335,13 @@ class DrogoState(GameState):
         return tuple(totals)
 
     def _group_of(self, bit: int) -> int:
-        """The group (before any move) holding the stack at ``bit``, cached until the position changes."""
-        group = self._groups.get(bit)
-        if group is None:
-            stack = self.stacks[bit.bit_length() - 1]
-            group = self.geo.flood(bit, self.own[stack[-1]])
-            for cell in _bits(group):
-                self._groups[1 << cell] = group
+        """The group (before any move) holding the stack at ``bit``, kept until the position changes. A board
+        has few groups, so looking through those found is cheaper than filing every cell of a large one."""
+        for group in self._groups:
+            if group & bit:
+                return group
+        group = self.geo.flood(bit, self.own[self.stacks[bit.bit_length() - 1][-1]])
+        self._groups.append(group)
         return group
 
     def _freedom(self, levels: list[int]) -> int:
@@ -355,27 +399,30 @@ class DrogoState(GameState):
             seeds = mask & around
             while seeds:
                 bit = seeds & -seeds
+                if bit & free:  # this stack breathes, so its whole group does: no need to find the group
+                    seeds ^= bit
+                    continue
                 group = self._group_of(bit)
                 if group & placed:
                     group = geo.flood(bit, mask & ~placed)
                 seeds &= ~group
                 if not group & free:
                     captured |= group
-        mine = own | placed
-        group = placed
-        for cell in _bits(own & (placed | around)):
-            group |= self._group_of(1 << cell)
-        if captured:
-            if self.options.get("in_place"):
-                mine |= captured
-                group = geo.flood(placed, mine)
-            else:
-                levels = [level & ~captured for level in levels]
-                free = self._freedom(levels)
-        if not group & free:
-            return _Verdict("your group would have no freedom (suicide)")
+        # Captures only ever give freedom, so placed pieces that breathe already need no look at their group.
+        if not placed & free:
+            group = placed
+            for cell in _bits(own & (placed | around)):
+                group |= self._group_of(1 << cell)
+            if captured:
+                if self.options.get("in_place"):
+                    group = geo.flood(placed, own | placed | captured)
+                else:
+                    levels = [level & ~captured for level in levels]
+                    free = self._freedom(levels)
+            if not group & free:
+                return _Verdict("your group would have no freedom (suicide)")
         new_hash = self._hash_after(seat, pieces, captured)
-        if self.superko and new_hash in self.seen:
+        if self.superko and self._seen_before(new_hash):
             return _Verdict("it would repeat an earlier board position (superko)")
         return _Verdict(None, captured, new_hash)
 
@@ -498,7 +545,18 @@ class DrogoState(GameState):
     def has_legal_move(self, seat: int | None = None) -> bool:
         """Whether ``seat`` (default: the player to move) could place anything in this position."""
         seat = self.turn if seat is None else seat
+        for cells in self._likely_legal():
+            if self._verdict(seat, cells).reason is None:
+                return True
         return next(self._legal_cells(seat), None) is not None
+
+    def _likely_legal(self) -> Iterator[tuple[int, ...]]:
+        """Single pieces on empty cells beside empty ground: such a piece always breathes, so only superko can
+        refuse it. Asked first whether a player can move at all, one of them usually answers at the first
+        judgement, however full the board (their verdicts are kept for the full scan after them)."""
+        empty = self.geo.full & ~self.levels[0]
+        for cell in _bits(empty & self.geo.adjacent(empty)):
+            yield (cell,)
 
     def parse_move(self, text: str, player: int | None = None) -> Place | Pass:
         seat = self.check_turn(player)
@@ -561,7 +619,7 @@ class DrogoState(GameState):
             if self.options.get("in_place"):
                 for level in range(len(stack)):
                     self._set_top(cell, level, seat)
-        self._groups = {}
+        self._groups = []
         self._verdicts = {}
         if self.hash != verdict.new_hash:
             raise AssertionError("Drogo position hash out of step with the board")
@@ -686,7 +744,7 @@ class DrogoState(GameState):
     def _dump(self) -> dict[str, Any]:
         return {
             "size": self.size,
-            "stacks": ["".join(map(COLOURS.__getitem__, stack)) for stack in self.stacks],
+            "stacks": [bytes(stack).translate(_LETTER_OF_SEAT).decode() for stack in self.stacks],
             "turn": self.turn,
             "placements": self.placements,
             "passes": self.passes,
@@ -706,12 +764,10 @@ class DrogoState(GameState):
         if len(raw) != self.size * self.size:
             raise StateFormatError(f"expected {self.size * self.size} stacks, found {len(raw)}")
         letters = COLOURS[:nplayers]
-        seat_of = {letter: seat for seat, letter in enumerate(letters)}
-        self.stacks = []
         for text in raw:
             if not isinstance(text, str) or len(text) > self.size or text.strip(letters):
                 raise StateFormatError(f"bad stack {text!r}: at most {self.size} of the letters {letters!r}")
-            self.stacks.append([seat_of[c] for c in text])
+        self.stacks = [list(text.encode().translate(_SEAT_OF_LETTER)) for text in raw]
         self.turn = int(data["turn"])
         if not 0 <= self.turn < nplayers:
             raise StateFormatError(f"seat {self.turn} cannot be on move")
@@ -721,7 +777,7 @@ class DrogoState(GameState):
             raise StateFormatError("negative move counters")
         self.last = self._load_last(data["last"])
         self._rebuild()
-        self.history, self.seen = [], {self.hash} if self.superko else set()
+        self._memory, self._seen, self._lookups = bytearray(), {self.hash} if self.superko else set(), 0
         if "seen" in data:  # format 1 kept the positions seen in the snapshot, as hex strings
             self.restore_memory([int(str(text), 16) for text in data["seen"]])
 

@@ -503,6 +503,39 @@ async def test_drogo_positions_seen_are_kept_beside_the_snapshot_and_replay_exac
     await again.close()
 
 
+async def test_damaged_positions_seen_are_refused_or_found_by_check(tmp_path: Path) -> None:
+    """Superko's memory is read on every move: what would make moves judged wrongly at once (a cut value, the
+    current position missing) refuses the game in one line and changes nothing; a position remembered twice,
+    which judges alike, is for ``pbm check`` to find."""
+    db = tmp_path / "m.sqlite3"
+    store = await Store.open(db)
+    console = Console(Actions(store, seed_source=lambda: 31), tmp_path / "boards", images=False)
+    for _ in range(3):
+        await console.run("drogo challenge -size=4 alice bob")
+    for game in (1, 2, 3):
+        for _ in range(6):
+            listed = (await console.run(f"drogo moves {game}")).result
+            assert (await console.run(f"drogo move {game} {listed.to_move} {listed.items[0]}")).ok
+    await store.close()
+    with sqlite3.connect(db) as raw:
+        data = {g: raw.execute("SELECT data FROM game_memory WHERE game_id = ?", (g,)).fetchone()[0] for g in (1, 2, 3)}
+        update = "UPDATE game_memory SET data = ? WHERE game_id = ?"
+        raw.execute(update, (data[1][:-3], 1))  # a value cut short
+        raw.execute(update, (data[2][:-8], 2))  # the current position lost
+        raw.execute(update, (data[3] + data[3][:8], 3))  # the first position remembered twice
+    before = dump(db)
+    store = await Store.open(db)
+    console = Console(Actions(store, seed_source=lambda: 31), tmp_path / "boards", images=False)
+    assert "memory of game 1 is damaged" in await refused(console, "drogo show 1")
+    assert "current position is missing" in await refused(console, "drogo move 2 alice a1")
+    assert (await console.run("drogo show 3")).ok
+    await store.close()
+    assert dump(db) == before
+    check = pbm(tmp_path, "check", "--db", str(db))
+    assert check.returncode == 1 and "3 game(s) differ" in check.stdout
+    assert "game 3: its stored memory differs from its replayed move log" in check.stdout
+
+
 def test_output_cut_short_by_the_reader_is_no_traceback(tmp_path: Path) -> None:
     for args in ("do --help", f"do --db {tmp_path / 'h.sqlite3'} help", "--help"):
         done = subprocess.run(

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import sys
 import time
-from array import array
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -31,6 +29,7 @@ from data.connection import DirectConnection
 from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, LogRow, RatingChange
 from data.store.dialect import SQLITE, Dialect
 from data.store.rate import RatingWrite, write_rating
+from rules.memory import WIDTH, Memory
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -642,7 +641,7 @@ class CoreStore:
         _check_log_end(game, row[-3], row[-2])
         if not row[-1]:
             return game
-        return game._replace(memory=tuple(await self.load_memory(game_id)))
+        return game._replace(memory=await self.load_memory(game_id))
 
     async def commit_actions(
         self,
@@ -728,20 +727,16 @@ class CoreStore:
         ) as cursor:
             return {str(r[0]): str(r[1]) for r in await cursor.fetchall()}
 
-    async def load_memory(self, game_id: int) -> list[int]:
-        """A game's append-only memory (see :meth:`GameState.memory`), oldest first."""
+    async def load_memory(self, game_id: int) -> Memory:
+        """A game's append-only memory (see :meth:`GameState.memory`), oldest first, packed as it is stored."""
         async with self._db.execute(
             "SELECT data FROM game_memory WHERE game_id = ? ORDER BY chunk", (game_id,)
         ) as cursor:
-            chunks = [bytes(r[0]) for r in await cursor.fetchall()]
-        data = b"".join(chunks)
-        if len(data) % 8:
-            raise DamagedRowError(f"the memory of game {game_id} is damaged ({len(data)} bytes)")
-        values = array("Q")
-        values.frombytes(data)
-        if sys.byteorder != "little":
-            values.byteswap()
-        return values.tolist()
+            data = b"".join([bytes(r[0]) for r in await cursor.fetchall()])
+        try:
+            return Memory(data)
+        except ValueError:
+            raise DamagedRowError(f"the memory of game {game_id} is damaged ({len(data)} bytes)") from None
 
     async def set_thread(
         self, game_id: int, guild_id: int | None, channel_id: int | None, thread_id: int | None
@@ -1133,18 +1128,16 @@ async def insert_timer(
 async def _append_memory(db: Connection, sql: Dialect, game_id: int, start: int, values: Sequence[int]) -> None:
     """Append ``values`` (unsigned 64-bit, 8 bytes little-endian each) after the ``start`` values a game's memory
     holds, touching only the chunks they fall in."""
+    packed = Memory.of(values).data
     index = 0
     while index < len(values):
         position = start + index
         chunk, offset = divmod(position, MEMORY_CHUNK)
         take = min(MEMORY_CHUNK - offset, len(values) - index)
-        data = array("Q", values[index : index + take])
-        if sys.byteorder != "little":
-            data.byteswap()
         await db.execute(
             "INSERT INTO game_memory (game_id, chunk, data) VALUES (?, ?, ?)"
             f" ON CONFLICT(game_id, chunk) DO UPDATE SET data = {sql.memory_append}",
-            (game_id, chunk, data.tobytes()),
+            (game_id, chunk, packed[index * WIDTH : (index + take) * WIDTH]),
         )
         index += take
 
