@@ -56,7 +56,7 @@ def refused(answer: tuple[int, dict[str, Any]], *path: str) -> bool:
 def interaction(fake: FakeDiscord, channel: int, user: int, kind: int = 2) -> Interaction:
     """An interaction the fake knows, as if dispatched just now, so its callback and webhook routes answer."""
     record = Interaction(p.snowflake(), f"token{len(fake.interactions)}", kind, user, channel, {}, fake._now())
-    fake.interactions[record.id] = record
+    fake.record_interaction(record)
     return record
 
 

@@ -89,12 +89,15 @@ class ActionsBase:
         memory_reset: bool = False,
         claim: int | None = None,
         refill: bool = False,
+        will_post: str | None = None,
     ) -> Result | None:
         """Commit actions under the stale-move guard (``log_length`` is what the caller read); the game's memory
         held ``memory_from`` values when it was read, and what the actions added is appended. The game's clock
         (read in ``before``) moves on in the same transaction: a turn that passed refills the clock for the
         player to move (``refill`` forces it), and the next timer is scheduled; ``claim`` is the clock timer a
-        sweep acts on (see :class:`data.store.ClockWrite`)."""
+        sweep acts on (see :class:`data.store.ClockWrite`). ``will_post`` is the nonce under which the front
+        will post the new board: the commit marks it as still to be posted (see
+        :meth:`data.store.Store.mark_unposted`)."""
         outcome = state.outcome()
         status = "active" if outcome is None else ("cancelled" if outcome.cancelled else "finished")
         to_move = _player_to_move(state)
@@ -120,6 +123,7 @@ class ActionsBase:
                 memory_append=state.memory()[0 if memory_reset else memory_from :],
                 clock=write._replace(claim=claim),
                 memory_reset=memory_reset,
+                unposted=will_post,
             )
         except StaleWriteError:
             return _fail(

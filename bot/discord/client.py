@@ -36,7 +36,7 @@ from bot.discord.buttons import (
     ReplayButton,
 )
 from bot.discord.cog import GameCommands, show_board_menu, word_commands
-from bot.discord.front import Front, render_board
+from bot.discord.front import REPOST_GRACE, Front, render_board
 from bot.discord.thinking import ComputerPool
 from data.store import Store
 
@@ -147,14 +147,17 @@ class PbmBot(commands.AutoShardedBot):
         return min(MAX_SWEEP_INTERVAL, self.config.challenge_ttl / 4, self.config.reminder_interval / 4)
 
     async def _sweep_forever(self) -> None:
-        """Sweep at once (boards left unposted by a crash go out on start) and then every interval; the sweep
-        only uses REST, so it does not wait for the gateway."""
+        """Sweep at once (boards whose post failed before a restart go out on start), again as soon as the boards
+        a crash left unposted are due (:data:`REPOST_GRACE` after their move), then every interval; the sweep only
+        uses REST, so it does not wait for the gateway."""
+        pause = min(self.sweep_interval(), REPOST_GRACE + 1.0)
         while not self.is_closed():
             try:
                 await self.sweep()
             except Exception:
                 log.exception("sweep failed; retrying at the next interval")
-            await asyncio.sleep(self.sweep_interval())
+            await asyncio.sleep(pause)
+            pause = self.sweep_interval()
 
     async def sweep(self) -> None:
         """Close expired challenges, post boards whose post failed, and tell what the actions' sweep did (clock

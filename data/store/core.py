@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 MAX_GAME_ID = 2**63 - 1
 #: values per row of ``game_memory``: appending rewrites at most one chunk of this many values
 MEMORY_CHUNK = 256
+#: the meta rows ``unposted:<game>`` mark boards still to be posted; every such key sorts below ``UNPOSTED_END``
+UNPOSTED_PREFIX = "unposted:"
+UNPOSTED_END = "unposted;"
 
 
 #: pbm's data tables, parents first, each with the columns of its primary key (the order rows are copied in)
@@ -649,15 +652,20 @@ class CoreStore:
         memory_append: Sequence[int] = (),
         clock: ClockWrite | None = None,
         memory_reset: bool = False,
+        unposted: str | None = None,
     ) -> None:
         """Append ``entries`` to the log and replace the snapshot, atomically, only if the log still has
         ``expected_log_length`` rows; otherwise raise :class:`StaleWriteError` and write nothing.
         ``memory_append`` are new values of the game's memory, which held ``memory_from`` values before.
         ``clock`` is the game's clock after the actions and its next timer, written in the same transaction
         (and the timer it names claimed: see :class:`ClockWrite`). ``memory_reset`` replaces the memory with
-        ``memory_append`` (a move taken back takes the positions it made with it)."""
+        ``memory_append`` (a move taken back takes the positions it made with it). ``unposted`` marks the new board
+        as still to be posted, in the same transaction (see :meth:`mark_unposted`): a process that dies between
+        the commit and the post leaves the mark to be found."""
         now = self.now()
         async with self.transaction() as db:
+            if unposted is not None:
+                await _set_meta(db, f"{UNPOSTED_PREFIX}{game_id}", unposted)
             if clock is not None:
                 await _write_clock(db, game_id, clock)
             cursor = await db.execute(
@@ -987,10 +995,38 @@ class CoreStore:
 
     async def set_meta(self, key: str, value: str) -> None:
         async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
+            await _set_meta(db, key, value)
+
+    # ---- boards still to be posted ---------------------------------------------------------------------------
+
+    async def mark_unposted(self, game_id: int, mark: str) -> None:
+        """Remember that the game's current board is still to be posted; ``mark`` is the front's note on it (the
+        Discord nonce its post carries, so that a post that did go out before a crash is not made twice)."""
+        await self.set_meta(f"{UNPOSTED_PREFIX}{game_id}", mark)
+
+    async def clear_unposted(self, game_id: int, marks: Sequence[str] = ()) -> None:
+        """The game's board was posted: forget its mark, or only a mark that holds one of ``marks`` (the marks of
+        that post), so a newer board marked meanwhile stays marked."""
+        key = f"{UNPOSTED_PREFIX}{game_id}"
+        async with self.transaction() as db:
+            if not marks:
+                await db.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                places = ", ".join("?" for _ in marks)
+                await db.execute(f"DELETE FROM meta WHERE key = ? AND value IN ({places})", (key, *marks))
+
+    async def unposted_boards(self) -> list[tuple[int, str]]:
+        """Every game whose board is still to be posted, with its mark, by game number."""
+        async with self._db.execute(
+            "SELECT key, value FROM meta WHERE key >= ? AND key < ?", (UNPOSTED_PREFIX, UNPOSTED_END)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        found = []
+        for key, value in rows:
+            number = str(key)[len(UNPOSTED_PREFIX) :]
+            if number.isdigit():
+                found.append((int(number), str(value)))
+        return sorted(found)
 
     async def claim_meta(self, key: str, *, unless: tuple[str, str] | None = None, now: float, lease: float) -> bool:
         """Claim the job named ``key`` for ``lease`` seconds, atomically over every process on this database: true
@@ -1014,6 +1050,13 @@ class CoreStore:
         """End a claim taken by :meth:`claim_meta`."""
         async with self.transaction() as db:
             await db.execute("DELETE FROM meta WHERE key = ?", (key,))
+
+
+async def _set_meta(db: Connection, key: str, value: str) -> None:
+    await db.execute(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
 
 
 def set_clause(**values: Any) -> tuple[str, list[Any]]:
