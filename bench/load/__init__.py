@@ -97,6 +97,18 @@ class RunReport:
     downtime: float | None = None
     problems: list[str] = field(default_factory=list)
 
+    def kill_story(self) -> str:
+        """What the kill did to the moves in the killed process's hands."""
+        if self.downtime is None:
+            return ""
+        retried = [m for m in self.evidence.moves if m.retried]
+        again = sum("done" in m.answers for m in retried)
+        killed = sum("killed" in m.answers for m in self.evidence.moves)
+        return (
+            f"killed and back in {self.downtime:.1f} s; {killed} moves in its hands, {len(retried)} typed again: "
+            f"{again} played then, {len(retried) - again} refused (played before the kill, board reposted)"
+        )
+
     @property
     def rate(self) -> float:
         return self.moves / self.seconds if self.seconds > 0 else 0.0
@@ -163,7 +175,10 @@ async def collect(
     done: dict[int, list[str]] = {t.game_id: [] for t in tables}
     moves = []
     for sent in players.sent:
-        kinds = [answer_kind(answers[iid]) for iid in sent.interactions]
+        kinds = [
+            "killed" if answers[iid] is None and players.in_killed_hands(iid) else answer_kind(answers[iid])
+            for iid in sent.interactions
+        ]
         done[sent.game_id] += [sent.text for kind in kinds if kind == "done"]
         moves.append(MoveEvidence(sent.game_id, sent.text, kinds, sent.duplicate, sent.retried))
     store = await Store.open(url)
@@ -194,9 +209,9 @@ async def _settle(fake: FakeDiscord, players: Players, timeout: float = 30.0) ->
 
     def settled() -> bool:
         for sent in players.sent:
-            if sent.retried:
-                continue
             for iid in sent.interactions:
+                if players.in_killed_hands(iid):
+                    continue
                 record = fake.interactions[iid]
                 original = fake.messages.get(record.original_id) if record.original_id is not None else None
                 if original is None or original.loading:
@@ -288,6 +303,7 @@ async def kill_and_restart(
     old = set(map(id, fake.sessions))
     for shard in victim.shards:
         ready[shard].clear()
+    players.killing(set(victim.shards))
     killed = loop.time()
     await victim.kill()
     await victim.start()
@@ -340,7 +356,7 @@ def rows(config: LoadConfig, reports: list[RunReport]) -> list[Row]:
     for r in reports:
         per_move = r.cpu.per_move_ms(r.moves)
         split = ", ".join(f"{k} {v:.1f}" for k, v in per_move.items())
-        kill = f"; killed and back in {r.downtime:.1f} s" if r.downtime is not None else ""
+        kill = f"; {r.kill_story()}" if r.downtime is not None else ""
         out.append(
             Row(
                 "load",

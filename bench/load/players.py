@@ -92,11 +92,23 @@ class Players:
         self._in_flight: dict[int, Table] = {}
         #: CPU seconds spent choosing moves and following positions: the players' own cost
         self.cpu = 0.0
+        #: when a process was killed (loop time), and its shards
+        self.kills: list[tuple[float, set[int]]] = []
         fake.watch(self._seen)
 
     async def play(self) -> None:
         """Play every move; returns when each has its board (or was given up)."""
         await asyncio.gather(*(self._worker() for _ in range(self.concurrency)))
+
+    def killing(self, shards: set[int]) -> None:
+        """The process serving ``shards`` is about to be killed: whatever it was sent so far it may never answer."""
+        self.kills.append((asyncio.get_running_loop().time(), shards))
+
+    def in_killed_hands(self, interaction_id: int) -> bool:
+        """Whether an interaction went to a process that was killed before answering it could be expected."""
+        record = self.fake.interactions[interaction_id]
+        table = self.tables[record.channel_id]
+        return any(table.shard in shards and record.sent_at <= when for when, shards in self.kills)
 
     def interrupt(self, shards: set[int]) -> None:
         """The process serving ``shards`` was killed and is back: the moves it had in hand may be lost."""

@@ -18,7 +18,8 @@ REFUSED_AS_STALE = ("it is not your turn", "changed while your move was being ma
 
 
 def answer_kind(reply: str | None) -> str:
-    """``done``, ``refused`` (as stale: see :data:`REFUSED_AS_STALE`), ``none`` (never answered) or ``other``."""
+    """``done``, ``refused`` (as stale: see :data:`REFUSED_AS_STALE`), ``none`` (never answered) or ``other``.
+    (The load test calls an interaction the killed process never answered ``killed``.)"""
     if reply is None:
         return "none"
     if reply.startswith("Done"):
@@ -44,8 +45,8 @@ class GameEvidence:
 
 @dataclass
 class MoveEvidence:
-    """One move sent: how each interaction carrying it was answered (see :func:`answer_kind`), and whether it was
-    typed again after the kill."""
+    """One move sent: how each interaction carrying it was answered (see :func:`answer_kind`; ``killed`` when the
+    process that had it was killed first), and whether it was typed again after the kill."""
 
     game_id: int
     text: str
@@ -112,8 +113,10 @@ def _answer_problems(moves: list[MoveEvidence]) -> list[str]:
             found.append(f"{where}: answered Done {kinds['done']} times (sent {len(move.answers)} times)")
         if kinds["other"]:
             found.append(f"{where}: answered other than Done or a refusal as stale")
-        if move.retried:
-            continue  # the killed process never answered what it had in hand
+        if kinds["none"]:
+            found.append(f"{where}: {kinds['none']} of its interactions never answered by a live process")
+        if kinds["killed"]:
+            continue  # the killed process never answered what it had in hand; the log says what it played
         if kinds["done"] != 1 or kinds["refused"] != len(move.answers) - 1:
             found.append(f"{where}: answers {sorted(move.answers)}; expected one Done and the rest refused as stale")
     return found
