@@ -85,9 +85,7 @@ class BotProcess:
         try:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
-                *PROFILE(self.log),
-                "-m",
-                "bot",
+                *(PROFILE(self.log) or ["-m", "bot"]),
                 "run",
                 *args,
                 cwd=ROOT,
@@ -139,4 +137,4 @@ class BotProcess:
 
 
 def PROFILE(log):  # temporary
-    return ["-m", "cProfile", "-o", str(log) + f".{os.getpid()}.prof"] if os.environ.get("LOADPROF") else []
+    return ["/tmp/profrun.py", str(log) + f".{os.getpid()}.prof"] if os.environ.get("LOADPROF") else []

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from tests.fakediscord import multipart
 from tests.fakediscord import payloads as p
 from tests.fakediscord.gateway import HEARTBEAT, HEARTBEAT_ACK, HELLO, IDENTIFY, RESUME, GatewaySession
 from tests.fakediscord.limits import ApiError, check_choices, check_message
@@ -754,7 +755,8 @@ class FakeDiscord:
 
     @staticmethod
     async def _peek_json(request: web.Request) -> Any:
-        if request.content_type == "application/json" and request.body_exists:
+        json_body = request.headers.get("Content-Type", "").split(";")[0].strip() == "application/json"
+        if json_body and request.body_exists:
             return json.loads(await request.read() or b"null")
         return None
 
@@ -975,19 +977,20 @@ class FakeDiscord:
 
     async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], list[Attachment]]:
         """The JSON payload and uploaded files of a JSON or multipart request."""
-        if request.content_type != "multipart/form-data":
-            raw = await request.read()
+        content_type = request.headers.get("Content-Type", "")
+        raw = await request.read()
+        if not content_type.startswith("multipart/form-data"):
             return (json.loads(raw) if raw else {}), []
-        form = await request.post()
-        body = json.loads(str(form.get("payload_json") or "{}"))
+        form = multipart.parts(raw, content_type)
+        fields = {part.name: part for part in form}
+        body = json.loads(fields["payload_json"].data) if "payload_json" in fields else {}
         described = {str(a.get("id")): a for a in body.get("attachments") or []}
         files = []
-        for key, value in form.items():
-            if isinstance(value, web.FileField):
-                index = key.removeprefix("files[").removesuffix("]")
-                data = value.file.read()
+        for part in form:
+            if part.filename is not None:
+                index = part.name.removeprefix("files[").removesuffix("]")
                 desc = described.get(index, {}).get("description")
-                files.append(Attachment(value.filename, data, value.content_type, desc))
+                files.append(Attachment(part.filename, part.data, part.content_type, desc))
         return body, files
 
     def _channel(self, channel_id: int) -> dict[str, Any]:
