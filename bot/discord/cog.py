@@ -227,7 +227,13 @@ class GameCommands(commands.Cog):
         nonce its post will carry (see :mod:`bot.discord.front`): a crash in between cannot lose the board."""
         nonce = new_nonce()
         result = await self.actions.move(game_id, player, text, will_post=nonce)
-        await self.after_action(interaction, result, nonce=nonce)
+        here = interaction.channel
+        typed_in_its_thread = (
+            isinstance(here, discord.Thread)
+            and result.game_id == game_id
+            and await self.actions.store.game_by_thread(here.id) == game_id
+        )
+        await self.after_action(interaction, result, nonce=nonce, thread=here if typed_in_its_thread else None)
 
     async def show_preview(self, interaction: discord.Interaction, game_id: int, player: str, move: str) -> None:
         """The position after ``move``, not played, privately, with Confirm (plays it with the ``#n`` guard of
@@ -249,15 +255,22 @@ class GameCommands(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    async def after_action(self, interaction: discord.Interaction, result: Result, *, nonce: str | None = None) -> None:
-        """Tell the actor how it went (ephemeral) and post the turn in the game's thread (with the ``nonce`` its
-        commit marked it with, if any)."""
+    async def after_action(
+        self,
+        interaction: discord.Interaction,
+        result: Result,
+        *,
+        nonce: str | None = None,
+        thread: discord.Thread | None = None,
+    ) -> None:
+        """Tell the actor how it went (ephemeral) and post the turn in the game's thread (``thread`` when the
+        caller knows it: the command was typed there), with the ``nonce`` its commit marked it with, if any."""
         if not result.ok:
             await reply(interaction, result.message)
             return
         problems: list[str] = []
         if result.game_id is not None and result.state is not None:
-            posted = await self.front.post_turn(result, nonce=nonce)
+            posted = await self.front.post_turn(result, thread, nonce=nonce)
             problems = posted.problems
             where = f" in {posted.thread.mention}" if posted.thread is not None else ""
             note = f"Done{where}." if posted.message is not None or posted.thread is None else "Done."

@@ -222,6 +222,12 @@ class CoreStore:
         self.path = ":memory:"
         #: the time rows are stamped with; the actions give the store their one injectable clock
         self.now: Callable[[], float] = time.time
+        # Lookups that never change once found, kept for the life of the connection: a player's Discord id is set
+        # once and never replaced (see ensure_player), and a Discord thread belongs to one game for good (a game
+        # whose thread was deleted gets a new one, with a new id). Misses are not kept: the row may come later.
+        self._player_of_discord_id: dict[int, str] = {}
+        self._discord_id_of_player: dict[str, int] = {}
+        self._game_of_thread: dict[int, int] = {}
 
     @classmethod
     async def open(cls, path: str | Path, *, backup_before_migrating: bool = True, direct: bool = False) -> Self:
@@ -332,6 +338,20 @@ class CoreStore:
                 raise
             try:
                 await self._db.execute("COMMIT")
+            except self._sql.conflicts as exc:
+                raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
+
+    async def write(self, sql: str, parameters: Sequence[Any] = ()) -> int:
+        """One write statement on its own; the number of rows it changed. On PostgreSQL a lone statement commits
+        by itself, so it is sent alone (no ``BEGIN`` and ``COMMIT`` round trips), under the write lock so it never
+        lands inside another coroutine's transaction; on SQLite it is a transaction like any write (``BEGIN
+        IMMEDIATE`` is what waits for another process's write lock)."""
+        if self._sql.is_sqlite:
+            async with self.transaction() as db:
+                return (await db.execute(sql, parameters)).rowcount
+        async with self._write_lock:
+            try:
+                return (await self._db.execute(sql, parameters)).rowcount
             except self._sql.conflicts as exc:
                 raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
 
@@ -549,22 +569,33 @@ class CoreStore:
 
     async def ensure_player(self, player_id: str, discord_id: int | None = None) -> None:
         """Record a player the first time they appear (and their Discord id once known)."""
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO players (id, discord_id, created_at) VALUES (?, ?, ?) "
-                "ON CONFLICT(id) DO UPDATE SET discord_id = COALESCE(players.discord_id, excluded.discord_id)",
-                (player_id, discord_id, self.now()),
-            )
+        await self.write(
+            "INSERT INTO players (id, discord_id, created_at) VALUES (?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET discord_id = COALESCE(players.discord_id, excluded.discord_id)",
+            (player_id, discord_id, self.now()),
+        )
 
     async def player_by_discord_id(self, discord_id: int) -> str | None:
+        known = self._player_of_discord_id.get(discord_id)
+        if known is not None:
+            return known
         async with self._db.execute("SELECT id FROM players WHERE discord_id = ?", (discord_id,)) as cursor:
             row = await cursor.fetchone()
-        return None if row is None else str(row[0])
+        if row is None:
+            return None
+        self._player_of_discord_id[discord_id] = str(row[0])
+        return str(row[0])
 
     async def discord_id_of(self, player_id: str) -> int | None:
+        known = self._discord_id_of_player.get(player_id)
+        if known is not None:
+            return known
         async with self._db.execute("SELECT discord_id FROM players WHERE id = ?", (player_id,)) as cursor:
             row = await cursor.fetchone()
-        return None if row is None or row[0] is None else int(row[0])
+        if row is None or row[0] is None:
+            return None
+        self._discord_id_of_player[player_id] = int(row[0])
+        return int(row[0])
 
     # ---- games ---------------------------------------------------------------------------------------------
 
@@ -663,28 +694,33 @@ class CoreStore:
         as still to be posted, in the same transaction (see :meth:`mark_unposted`): a process that dies between
         the commit and the post leaves the mark to be found."""
         now = self.now()
+        values: list[Any] = [
+            _dumps(snapshot),
+            move_number,
+            len(entries),
+            status,
+            to_move,
+            None if outcome is None else _dumps(outcome),
+            now,
+        ]
+        clock_columns = ""
+        if clock is not None:  # the clock goes in the same statement as the rest of the game's row
+            clock_columns = ", clock = ?, deadline = ?"
+            values += [None if clock.clock is None else _dumps(clock.clock), clock.deadline]
         async with self.transaction() as db:
             if unposted is not None:
-                await _set_meta(db, f"{UNPOSTED_PREFIX}{game_id}", unposted)
+                await db.execute(SET_META, (f"{UNPOSTED_PREFIX}{game_id}", unposted))
             if clock is not None:
-                await _write_clock(db, game_id, clock)
+                await _claim_clock_timer(db, game_id, clock)
             cursor = await db.execute(
                 "UPDATE games SET snapshot = ?, move_number = ?, log_length = log_length + ?, status = ?, to_move = ?,"
-                " outcome = ?, updated_at = ? WHERE id = ? AND log_length = ?",
-                (
-                    _dumps(snapshot),
-                    move_number,
-                    len(entries),
-                    status,
-                    to_move,
-                    None if outcome is None else _dumps(outcome),
-                    now,
-                    game_id,
-                    expected_log_length,
-                ),
+                f" outcome = ?, updated_at = ?{clock_columns} WHERE id = ? AND log_length = ?",
+                (*values, game_id, expected_log_length),
             )
             if cursor.rowcount != 1:
                 raise StaleWriteError(f"game {game_id} changed while this action was being made")
+            if clock is not None and clock.timer_at is not None:
+                await insert_timer(db, clock.timer_at, "clock", game_id=game_id)
             await db.executemany(
                 "INSERT INTO moves (game_id, seq, number, player_id, text, events, auto, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -739,16 +775,21 @@ class CoreStore:
         self, game_id: int, guild_id: int | None, channel_id: int | None, thread_id: int | None
     ) -> None:
         """Remember where a game lives in Discord."""
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE games SET guild_id = ?, channel_id = ?, thread_id = ? WHERE id = ?",
-                (guild_id, channel_id, thread_id, game_id),
-            )
+        await self.write(
+            "UPDATE games SET guild_id = ?, channel_id = ?, thread_id = ? WHERE id = ?",
+            (guild_id, channel_id, thread_id, game_id),
+        )
 
     async def game_by_thread(self, thread_id: int) -> int | None:
+        known = self._game_of_thread.get(thread_id)
+        if known is not None:
+            return known
         async with self._db.execute("SELECT id FROM games WHERE thread_id = ?", (thread_id,)) as cursor:
             row = await cursor.fetchone()
-        return None if row is None else int(row[0])
+        if row is None:
+            return None
+        self._game_of_thread[thread_id] = int(row[0])
+        return int(row[0])
 
     async def log(self, game_id: int) -> list[LogRow]:
         """The whole move log of a game, in order."""
@@ -981,12 +1022,11 @@ class CoreStore:
         return default if row is None else str(row[0])
 
     async def set_setting(self, player_id: str, key: str, value: str) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO settings (player_id, key, value) VALUES (?, ?, ?)"
-                " ON CONFLICT(player_id, key) DO UPDATE SET value = excluded.value",
-                (player_id, key, value),
-            )
+        await self.write(
+            "INSERT INTO settings (player_id, key, value) VALUES (?, ?, ?)"
+            " ON CONFLICT(player_id, key) DO UPDATE SET value = excluded.value",
+            (player_id, key, value),
+        )
 
     async def get_meta(self, key: str) -> str | None:
         async with self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cursor:
@@ -994,8 +1034,7 @@ class CoreStore:
         return None if row is None else str(row[0])
 
     async def set_meta(self, key: str, value: str) -> None:
-        async with self.transaction() as db:
-            await _set_meta(db, key, value)
+        await self.write(SET_META, (key, value))
 
     # ---- boards still to be posted ---------------------------------------------------------------------------
 
@@ -1008,12 +1047,11 @@ class CoreStore:
         """The game's board was posted: forget its mark, or only a mark that holds one of ``marks`` (the marks of
         that post), so a newer board marked meanwhile stays marked."""
         key = f"{UNPOSTED_PREFIX}{game_id}"
-        async with self.transaction() as db:
-            if not marks:
-                await db.execute("DELETE FROM meta WHERE key = ?", (key,))
-            else:
-                places = ", ".join("?" for _ in marks)
-                await db.execute(f"DELETE FROM meta WHERE key = ? AND value IN ({places})", (key, *marks))
+        if not marks:
+            await self.write("DELETE FROM meta WHERE key = ?", (key,))
+        else:
+            places = ", ".join("?" for _ in marks)
+            await self.write(f"DELETE FROM meta WHERE key = ? AND value IN ({places})", (key, *marks))
 
     async def unposted_boards(self) -> list[tuple[int, str]]:
         """Every game whose board is still to be posted, with its mark, by game number."""
@@ -1048,15 +1086,10 @@ class CoreStore:
 
     async def release_meta(self, key: str) -> None:
         """End a claim taken by :meth:`claim_meta`."""
-        async with self.transaction() as db:
-            await db.execute("DELETE FROM meta WHERE key = ?", (key,))
+        await self.write("DELETE FROM meta WHERE key = ?", (key,))
 
 
-async def _set_meta(db: Connection, key: str, value: str) -> None:
-    await db.execute(
-        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-        (key, value),
-    )
+SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
 
 
 def set_clause(**values: Any) -> tuple[str, list[Any]]:
@@ -1073,6 +1106,19 @@ def set_clause(**values: Any) -> tuple[str, list[Any]]:
 
 async def _write_clock(db: Connection, game_id: int, write: ClockWrite) -> None:
     """Claim the game's clock timer (see :class:`ClockWrite`), store its clock, and schedule its next timer."""
+    await _claim_clock_timer(db, game_id, write)
+    await db.execute(
+        "UPDATE games SET clock = ?, deadline = ? WHERE id = ?",
+        (None if write.clock is None else _dumps(write.clock), write.deadline, game_id),
+    )
+    if write.timer_at is not None:
+        await insert_timer(db, write.timer_at, "clock", game_id=game_id)
+
+
+async def _claim_clock_timer(db: Connection, game_id: int, write: ClockWrite) -> None:
+    """Remove the game's clock timer: the one ``write`` claims (:class:`StaleWriteError` if it is gone), or
+    whatever it is when ``write`` claims none. Timers are removed before the game's row is written, by every
+    writer, so two transactions take their locks in the same order."""
     if write.claim is not None:
         cursor = await db.execute(
             "DELETE FROM timers WHERE id = ? AND game_id = ? AND kind = 'clock'", (write.claim, game_id)
@@ -1081,12 +1127,6 @@ async def _write_clock(db: Connection, game_id: int, write: ClockWrite) -> None:
             raise StaleWriteError(f"the clock of game {game_id} changed meanwhile")
     else:
         await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'clock'", (game_id,))
-    await db.execute(
-        "UPDATE games SET clock = ?, deadline = ? WHERE id = ?",
-        (None if write.clock is None else _dumps(write.clock), write.deadline, game_id),
-    )
-    if write.timer_at is not None:
-        await insert_timer(db, write.timer_at, "clock", game_id=game_id)
 
 
 async def insert_timer(
