@@ -71,9 +71,12 @@ SMALL = LoadConfig(games=40, guilds=4, moves=400)
 
 @dataclass
 class CpuSplit:
-    """CPU seconds used during the measured window, by whom."""
+    """CPU seconds used during the measured window, by whom: the bot processes (and of that, their main threads:
+    the event loops, which hold the interpreter lock for all but the drawing), PostgreSQL, the fake Discord, the
+    simulated players, and everything else the machine ran meanwhile."""
 
     bots: float
+    bot_main_threads: float
     postgres: float
     fake: float
     players: float
@@ -322,6 +325,7 @@ async def kill_and_restart(
 def _cpu_now(bots: list[BotProcess], pg_pid: int, players: Players) -> dict[str, float]:
     return {
         "bots": sum(b.cpu() for b in bots),
+        "bot_main_threads": sum(b.main_cpu() for b in bots),
         "postgres": tree_cpu(pg_pid),
         "bench": time.process_time(),
         "players": players.cpu,
@@ -334,6 +338,7 @@ def _cpu_split(before: dict[str, float], after: dict[str, float]) -> CpuSplit:
     ours = used["bots"] + used["postgres"] + used["bench"]
     return CpuSplit(
         bots=used["bots"],
+        bot_main_threads=used["bot_main_threads"],
         postgres=used["postgres"],
         fake=used["bench"] - used["players"],
         players=used["players"],

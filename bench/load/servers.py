@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -54,6 +54,18 @@ def tree_cpu(pid: int) -> float:
     return total
 
 
+def main_thread_cpu(pid: int) -> float:
+    """CPU seconds of a process's main thread alone: in a bot, the event loop, which holds the interpreter lock
+    for everything but the boards drawn in worker threads."""
+    try:
+        for thread in psutil.Process(pid).threads():
+            if thread.id == pid:
+                return thread.user_time + thread.system_time
+    except psutil.NoSuchProcess:
+        pass
+    return 0.0
+
+
 def machine_cpu() -> float:
     """CPU seconds every process on the machine has used since boot (all cores): with ours subtracted, what other
     work shared the cores during a run."""
@@ -71,15 +83,14 @@ class BotProcess:
     env: dict[str, str]
     log: Path
     process: asyncio.subprocess.Process | None = None
-    #: CPU seconds of incarnations that have ended
+    #: CPU seconds of incarnations that have ended (all threads, and the main thread alone)
     ended_cpu: float = 0.0
+    ended_main: float = 0.0
     #: how many times it was started
     starts: int = 0
-    #: the lines of its log that tell of a failure (read when it stops)
-    failures: list[str] = field(default_factory=list)
 
     async def start(self) -> None:
-        """Start ``pbm run --shards ... --shard-count ...`` (it connects by itself; see :meth:`Fleet.connected`)."""
+        """Start ``pbm run --shards ... --shard-count ...``; it connects to the fake by itself."""
         args = ["--shards", ",".join(map(str, self.shards)), "--shard-count", str(self.shard_count)]
         out = self.log.open("ab")
         try:
@@ -97,15 +108,27 @@ class BotProcess:
             out.close()
         self.starts += 1
 
+    def _running(self) -> int | None:
+        return self.process.pid if self.process is not None and self.process.returncode is None else None
+
     def cpu(self) -> float:
         """CPU seconds used by every incarnation so far, the running one included."""
-        running = tree_cpu(self.process.pid) if self.process is not None and self.process.returncode is None else 0.0
-        return self.ended_cpu + running
+        pid = self._running()
+        return self.ended_cpu + (tree_cpu(pid) if pid is not None else 0.0)
+
+    def main_cpu(self) -> float:
+        """CPU seconds of the main threads of every incarnation so far."""
+        pid = self._running()
+        return self.ended_main + (main_thread_cpu(pid) if pid is not None else 0.0)
+
+    def _book(self, pid: int) -> None:
+        self.ended_cpu += tree_cpu(pid)
+        self.ended_main += main_thread_cpu(pid)
 
     async def kill(self) -> None:
         """SIGKILL: no clean-up of any kind, as when a machine or a container dies."""
         assert self.process is not None
-        self.ended_cpu += tree_cpu(self.process.pid)
+        self._book(self.process.pid)
         self.process.send_signal(signal.SIGKILL)
         await self.process.wait()
 
@@ -114,7 +137,7 @@ class BotProcess:
         process = self.process
         if process is None or process.returncode is not None:
             return
-        self.ended_cpu += tree_cpu(process.pid)
+        self._book(process.pid)
         process.send_signal(signal.SIGTERM)
         try:
             await asyncio.wait_for(process.wait(), 20)

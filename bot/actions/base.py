@@ -30,17 +30,20 @@ from data.store import (
 from rules import registry
 from rules.base import Event, GameDef, GameError, GameState, StateFormatError
 
-#: how long (seconds) a player's time zone, quiet hours and vacation are trusted once read: an action reads them
-#: once, however many steps it takes, and another process's change is seen within a second
-PLAYER_TIME_TTL = 1.0
+#: how long (seconds) a player's settings are trusted once read: an action reads them once, however many steps it
+#: takes (and a busy bot once a second per player), and another process's change is seen within a second
+PLAYER_SETTINGS_TTL = 1.0
 
 
-class PlayerTime(NamedTuple):
-    """What a player's clocks depend on."""
+class PlayerSettings(NamedTuple):
+    """What a player's clocks depend on (time zone, quiet hours, vacation), and how they want their moves and
+    turns handled (a preview before each move; turns told by DM: ``notify_dm`` ``on``, ``off``, ``closed``)."""
 
     tz: str
     quiet: QuietHours | None
     on_vacation: bool
+    preview: bool
+    notify_dm: str | None
 
 
 class ActionsBase:
@@ -70,7 +73,7 @@ class ActionsBase:
         self._offload_to = offload
         #: games whose computer player this process is working out a move for
         self._thinking: set[int] = set()
-        self._player_times: dict[str, tuple[float, PlayerTime]] = {}
+        self._player_settings_read: dict[str, tuple[float, PlayerSettings]] = {}
         self._think = think
         self.ai_seconds = ai_seconds
         self._seed = seed_source or (lambda: int.from_bytes(os.urandom(8), "big") >> 1)
@@ -176,14 +179,14 @@ class ActionsBase:
         times = [warning_time(w.due, deadline, quiet) for w in clock.pending_warnings(tz)]
         return ClockWrite(json_form, deadline, min([*times, deadline]))
 
-    async def _player_time(self, player: str) -> PlayerTime:
-        """A player's time zone, quiet hours and vacation, read once for every step of an action: kept for a
-        second (:data:`PLAYER_TIME_TTL`), and forgotten at once when this process changes them."""
+    async def _player_settings(self, player: str) -> PlayerSettings:
+        """A player's settings (:class:`PlayerSettings`), read once for every step of an action: kept for a second
+        (:data:`PLAYER_SETTINGS_TTL`), and forgotten at once when this process changes them."""
         now = time.monotonic()
-        known = self._player_times.get(player)
-        if known is not None and now - known[0] < PLAYER_TIME_TTL:
+        known = self._player_settings_read.get(player)
+        if known is not None and now - known[0] < PLAYER_SETTINGS_TTL:
             return known[1]
-        tz, quiet_text, on_vacation = await self.store.player_time(player)
+        tz, quiet_text, on_vacation, preview, notify_dm = await self.store.player_settings(player)
         zone_name = tz or "UTC"
         quiet = None
         if quiet_text:
@@ -191,23 +194,23 @@ class ActionsBase:
                 quiet = QuietHours.parse(quiet_text, zone_name)
             except ValueError:
                 quiet = None  # a setting written by an older pbm that no longer reads: no quiet hours
-        found = PlayerTime(zone_name, quiet, on_vacation)
-        self._player_times[player] = (now, found)
+        found = PlayerSettings(zone_name, quiet, on_vacation, preview == "on", notify_dm)
+        self._player_settings_read[player] = (now, found)
         return found
 
-    def _forget_player_time(self, player: str) -> None:
-        self._player_times.pop(player, None)
+    def _forget_player_settings(self, player: str) -> None:
+        self._player_settings_read.pop(player, None)
 
     async def _tz(self, player: str | None) -> str:
         """A player's time zone (UTC unless they set one)."""
-        return "UTC" if player is None else (await self._player_time(player)).tz
+        return "UTC" if player is None else (await self._player_settings(player)).tz
 
     async def _quiet(self, player: str) -> QuietHours | None:
         """A player's quiet hours, if they set any."""
-        return (await self._player_time(player)).quiet
+        return (await self._player_settings(player)).quiet
 
     async def _on_vacation(self, player: str) -> bool:
-        return (await self._player_time(player)).on_vacation
+        return (await self._player_settings(player)).on_vacation
 
     async def _attach_clock(self, result: Result) -> Result:
         """Put the game's clock on a result about it: seconds left per player (``--json``) and a note per

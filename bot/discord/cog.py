@@ -463,7 +463,7 @@ class GameCommands(commands.Cog):
         if dm is None:
             await reply(interaction, result.message)
             return
-        await self.actions.store.set_setting(player, "notify_dm", dm.value)
+        await self.actions.set_dm_setting(player, dm.value)
         line = f"DMs about your turns are {dm.value}."
         if quiet is None and tz is None and confirm is None:
             await reply(interaction, line)

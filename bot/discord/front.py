@@ -273,11 +273,11 @@ class Front:
         """DM the player to move (when they opted in) and DM-mode spectators; closed DMs are remembered and
         that player is only pinged in the thread from then on."""
         problems = []
-        targets = [p for p in result.notify if await self.store.get_setting(p, "notify_dm") == "on"]
+        targets = [p for p in result.notify if await self.actions.dm_setting(p) == "on"]
         for player in targets:
             uid = await self.store.discord_id_of(player)
             if uid is not None and not await self._dm(uid, f"Your move in game {result.game_id}:\n{result.message}"):
-                await self.store.set_setting(player, "notify_dm", "closed")
+                await self.actions.set_dm_setting(player, "closed")
                 problems.append(f"{player} does not accept DMs; they are pinged in the thread instead")
         for uid, mode in watchers.items():
             if mode == "dm" and not await self._dm(int(uid), f"Game {result.game_id}:\n{result.message}"):
@@ -311,7 +311,7 @@ class Front:
         if notice.game_id is None:
             for player in notice.ping:
                 uid = await self.store.discord_id_of(player)
-                if uid is not None and await self.store.get_setting(player, "notify_dm") == "on":
+                if uid is not None and await self.actions.dm_setting(player) == "on":
                     await self._dm(uid, notice.text)
             return
         await self.tell(notice.game_id, notice.text, notice.ping, dm_is_enough=notice.kind in ("warning", "reminder"))
@@ -326,11 +326,11 @@ class Front:
             uid = await self.store.discord_id_of(player)
             if uid is None:
                 continue
-            if await self.store.get_setting(player, "notify_dm") == "on":
+            if await self.actions.dm_setting(player) == "on":
                 if await self._dm(uid, text):
                     told_by_dm += 1
                     continue
-                await self.store.set_setting(player, "notify_dm", "closed")
+                await self.actions.set_dm_setting(player, "closed")
             mentioned.append((player, uid))
         if dm_is_enough and players and told_by_dm == len(set(players)):
             return
