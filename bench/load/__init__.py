@@ -210,16 +210,18 @@ async def _settle(fake: FakeDiscord, players: Players, timeout: float = 30.0) ->
     """Wait until every interaction a live process received is answered (the refusals of duplicates may come
     after the board); the ones the killed process had in hand never will be."""
 
+    def answered(iid: int) -> bool:
+        record = fake.interactions[iid]
+        original = fake.messages.get(record.original_id) if record.original_id is not None else None
+        return original is not None and not original.loading
+
+    sent_to_live = [iid for sent in players.sent for iid in sent.interactions if not players.in_killed_hands(iid)]
+    waiting = [iid for iid in sent_to_live if not answered(iid)]
+
     def settled() -> bool:
-        for sent in players.sent:
-            for iid in sent.interactions:
-                if players.in_killed_hands(iid):
-                    continue
-                record = fake.interactions[iid]
-                original = fake.messages.get(record.original_id) if record.original_id is not None else None
-                if original is None or original.loading:
-                    return False
-        return True
+        while waiting and answered(waiting[-1]):
+            waiting.pop()
+        return not waiting
 
     with contextlib.suppress(TimeoutError):
         await fake.wait_for(settled, timeout, "answers to every interaction")

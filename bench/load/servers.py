@@ -96,7 +96,8 @@ class BotProcess:
         try:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
-                *(PROFILE(self.log) or ["-m", "bot"]),
+                "-m",
+                "bot",
                 "run",
                 *args,
                 cwd=ROOT,
@@ -157,7 +158,3 @@ class BotProcess:
             return []
         lines = self.log.read_text(errors="replace").splitlines()
         return [line for line in lines if "Traceback" in line or " ERROR " in line]
-
-
-def PROFILE(log):  # temporary
-    return ["/tmp/profrun.py", str(log) + f".{os.getpid()}.prof"] if os.environ.get("LOADPROF") else []
