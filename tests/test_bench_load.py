@@ -45,9 +45,9 @@ async def test_a_small_load_run_with_a_kill_proves_every_move_applied_once_and_p
     assert report.cpu.bots > 0 and report.cpu.postgres > 0 and report.cpu.fake > 0
     assert leftovers(tmp_path) == []
     assert [r.metric for r in rows(config, [report])] == [
-        "2 process(es): moves per second",
-        "2 process(es): `/move` to board posted, p95",
-        "2 process(es): proofs",
+        "2 processes: moves per second",
+        "2 processes: `/move` to board posted, p95",
+        "2 processes: proofs",
     ]
     # the proofs object to doctored evidence: a move applied twice, a move lost, a board posted twice
     twice = _doctored(evidence, lambda g: g.log.append(g.log[-1]))

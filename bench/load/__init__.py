@@ -361,13 +361,17 @@ def rows(config: LoadConfig, reports: list[RunReport]) -> list[Row]:
     out = []
     scale = f"{config.games:,} games / {config.guilds} guilds / {config.moves:,} moves"
     for r in reports:
-        per_move = r.cpu.per_move_ms(r.moves)
-        split = ", ".join(f"{k} {v:.1f}" for k, v in per_move.items())
+        c = r.cpu.per_move_ms(r.moves)
+        split = (
+            f"bots {c['bots']:.1f} (event loops {c['bot_main_threads']:.1f}), PostgreSQL {c['postgres']:.1f}, "
+            f"fake Discord {c['fake']:.1f}, players {c['players']:.2f}; other work on the machine {c['others']:.1f}"
+        )
         kill = f"; {r.kill_story()}" if r.downtime is not None else ""
+        who = f"{r.processes} process" + ("es" if r.processes > 1 else "")
         out.append(
             Row(
                 "load",
-                f"{r.processes} process(es): moves per second",
+                f"{who}: moves per second",
                 r.rate,
                 "moves/s",
                 note=f"{scale}; {r.moves} moves in {r.seconds:.1f} s{kill}; CPU ms per move: {split}",
@@ -376,7 +380,7 @@ def rows(config: LoadConfig, reports: list[RunReport]) -> list[Row]:
         out.append(
             Row(
                 "load",
-                f"{r.processes} process(es): `/move` to board posted, p95",
+                f"{who}: `/move` to board posted, p95",
                 r.percentile(0.95) * 1000,
                 "ms",
                 note=f"median {r.percentile(0.5) * 1000:.0f} ms, max {max(r.latencies, default=0) * 1000:.0f} ms; "
@@ -386,7 +390,7 @@ def rows(config: LoadConfig, reports: list[RunReport]) -> list[Row]:
         out.append(
             Row(
                 "load",
-                f"{r.processes} process(es): proofs",
+                f"{who}: proofs",
                 len(r.problems),
                 "problems",
                 "0",
