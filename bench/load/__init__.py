@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import os
 import random
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -193,7 +194,7 @@ async def collect(
             replay[int(head.removeprefix("game "))] = rest
         games = []
         for table in tables:
-            log = [(r.number, r.player_id or "", r.text) for r in await store.log(table.game_id)]
+            log = [(r.seq, r.player_id or "", r.text) for r in await store.log(table.game_id)]
             boards = sum(1 for m in fake.channel_log(table.thread) if m.attachments)
             games.append(
                 GameEvidence(
@@ -349,10 +350,14 @@ def _cpu_split(before: dict[str, float], after: dict[str, float]) -> CpuSplit:
 
 
 async def measure_all(config: LoadConfig) -> list[RunReport]:
+    """Every process count of ``config``, one after the other; each run's problems, if any, in full on stderr."""
     reports = []
     for processes in config.processes:
         with tempfile.TemporaryDirectory(prefix="pbm-load-") as tmp:
-            reports.append(await measure(config, processes, Path(tmp)))
+            report = await measure(config, processes, Path(tmp))
+        for line in report.problems:
+            print(f"load, {processes} process(es): {line}", file=sys.stderr)
+        reports.append(report)
     return reports
 
 

@@ -32,8 +32,9 @@ def answer_kind(reply: str | None) -> str:
 @dataclass
 class GameEvidence:
     """One game: the moves acknowledged to its players (their board came back, in order), the moves answered
-    "Done", its move log as (move number, player, text), the boards the fake counted in its thread, and what
-    ``pbm check`` found wrong (``None``: it replays to its snapshot)."""
+    "Done", its move log as (position in the log, player, text), the boards the fake counted in its thread, and
+    what ``pbm check`` found wrong (``None``: it replays to its snapshot). (Positions, not move numbers: Druid's
+    swap does not advance the move number.)"""
 
     game_id: int
     confirmed: list[str]
@@ -83,11 +84,11 @@ def problems(evidence: Evidence) -> list[str]:
 def _game_problems(game: GameEvidence) -> list[str]:
     found = []
     texts = [text for _, _, text in game.log]
-    numbers = [number for number, _, _ in game.log]
+    positions = [seq for seq, _, _ in game.log]
     where = f"game {game.game_id}"
-    if numbers != list(range(1, len(numbers) + 1)):
-        repeated = sorted(n for n, count in Counter(numbers).items() if count > 1)
-        found.append(f"{where}: its log's move numbers are not 1..{len(numbers)} (repeated: {repeated})")
+    if positions != list(range(1, len(positions) + 1)):
+        repeated = sorted(n for n, count in Counter(positions).items() if count > 1)
+        found.append(f"{where}: its log's positions are not 1..{len(positions)} (repeated: {repeated})")
     if texts[: len(game.confirmed)] != game.confirmed:
         found.append(f"{where}: acknowledged moves are missing from its log (a move lost)")
     if len(texts) > len(game.confirmed):
