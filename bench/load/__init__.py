@@ -321,7 +321,7 @@ async def kill_and_restart(
     await fake.wait_for(back, 120, "the restarted process's shards")
     for shard in victim.shards:
         ready[shard].set()
-    players.interrupt(set(victim.shards))
+    players.interrupt(set(victim.shards), killed)
     return loop.time() - killed
 
 

@@ -45,6 +45,8 @@ class Table:
     waiter: asyncio.Future[float] | None = None
     #: resolved when the process serving the game was killed and is back while a move was in its hands
     interrupt: asyncio.Future[None] | None = None
+    #: when the move in flight was last sent (loop time; ``None`` while it waits to be sent)
+    last_sent: float | None = None
 
 
 @dataclass
@@ -110,11 +112,14 @@ class Players:
         table = self.tables[record.channel_id]
         return any(table.shard in shards and record.sent_at <= when for when, shards in self.kills)
 
-    def interrupt(self, shards: set[int]) -> None:
-        """The process serving ``shards`` was killed and is back: the moves it had in hand may be lost."""
+    def interrupt(self, shards: set[int], killed_at: float) -> None:
+        """The process serving ``shards`` was killed at ``killed_at`` and is back: the moves sent to it before it
+        died may be lost (moves held back while it was down are not: they go to the new process)."""
         for table in self._in_flight.values():
-            if table.shard in shards and table.interrupt is not None and not table.interrupt.done():
-                table.interrupt.set_result(None)
+            sent_to_the_dead = table.last_sent is not None and table.last_sent <= killed_at
+            waiting = table.interrupt is not None and not table.interrupt.done()
+            if table.shard in shards and sent_to_the_dead and waiting:
+                table.interrupt.set_result(None)  # type: ignore[union-attr]
 
     # ---- the loop of one player's hand ---------------------------------------------------------------------
 
@@ -162,6 +167,7 @@ class Players:
         self.on_progress(len(self.sent))
         table.waiter = loop.create_future()
         table.interrupt = loop.create_future()
+        table.last_sent = None
         sent.interactions.append(await self._send(table, user, text))
         sent.sent_at = self.fake.interactions[sent.interactions[0]].sent_at
         if sent.duplicate:
@@ -195,6 +201,7 @@ class Players:
             except RuntimeError:  # the process was killed between the check and the send
                 await asyncio.sleep(0.05)
                 continue
+            table.last_sent = interaction.sent_at
             return interaction.id
 
     def _seen(self, message: Message) -> None:
