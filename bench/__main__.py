@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     load.add_argument("--guilds", type=int, help="guilds they are spread across (default 100; --quick 4)")
     load.add_argument("--moves", type=int, help="moves sent in all (default 20,000; --quick 400)")
     load.add_argument("--processes", type=_counts, help="bot process counts to run, in order (default 1,2)")
-    load.add_argument("--concurrency", type=int, help="moves in flight (default 12 per process)")
+    load.add_argument("--concurrency", type=int, help="moves in flight (default 16 per process)")
     args = parser.parse_args(argv)
     unknown = [g for g in args.groups if g not in GROUPS + EXTRA_GROUPS]
     if unknown:

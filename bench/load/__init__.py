@@ -42,7 +42,7 @@ from tests.fakediscord.server import FakeDiscord
 #: one move in this many is sent twice at once (5%)
 DUPLICATE_EVERY = 20
 #: moves in flight per bot process: enough that a process always has work, few enough that latency stays low
-CONCURRENCY_PER_PROCESS = 12
+CONCURRENCY_PER_PROCESS = 16
 GAME = "druid"
 
 
