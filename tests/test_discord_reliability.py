@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 pytest_plugins = ["tests.fakediscord.fixtures"]
 THREAD_POSTS = "POST /channels/{channel_id}/messages"
+CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 
 
 def slow_render(result: Result) -> bytes | None:
@@ -257,6 +258,26 @@ async def test_a_board_posted_just_before_a_crash_is_not_posted_again(discord_wo
     sent = [r for r in w.fake.requests if r.route == THREAD_POSTS and r.params["channel_id"] == str(table.thread.id)]
     assert len(sent) == 3 and len(posts) == 2 and marks == []  # opening board, the move, the repost Discord refused
     assert "alice played c3" in posts[1].content
+
+
+async def test_a_second_tap_handled_after_the_opponents_reply_is_refused_not_played_again(
+    discord_world: World, tmp_path: Path
+) -> None:
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        first = await w.fake.acked(await w.fake.slash(w.alice, table.thread.id, "move", {"move": "c3"}))
+        # alice taps again; the bot is slow with that one (its acknowledgement is held) while bob answers c3
+        gate = w.fake.hold(CALLBACK)
+        second = await w.fake.slash(w.alice, table.thread.id, "move", {"move": "c3"})
+        await w.fake.reply(first)
+        answer = await table.move_and_wait(w.bob, "d4")
+        gate.set()
+        refused = await w.fake.reply(second)
+        history = await bot.actions.history(1)
+    assert "bob played d4" in answer.content
+    assert "changed while your move was being made" in refused.content and refused.ephemeral
+    assert [line.split(": ", 1)[1] for line in history.items] == ["c3", "d4"]  # c3 again would have stacked
 
 
 async def test_a_challenge_posted_before_a_restart_can_be_accepted_after_it(

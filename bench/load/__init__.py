@@ -184,7 +184,8 @@ async def collect(
             for iid in sent.interactions
         ]
         done[sent.game_id] += [sent.text for kind in kinds if kind == "done"]
-        moves.append(MoveEvidence(sent.game_id, sent.text, kinds, sent.duplicate, sent.retried))
+        odd = [answers[iid] or "" for iid, kind in zip(sent.interactions, kinds, strict=True) if kind == "other"]
+        moves.append(MoveEvidence(sent.game_id, sent.text, kinds, sent.duplicate, sent.retried, odd))
     store = await Store.open(url)
     try:
         report = await check(Actions(store))

@@ -54,6 +54,8 @@ class MoveEvidence:
     answers: list[str]
     duplicate: bool
     retried: bool
+    #: the words of the answers of kind ``other``
+    other_words: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -113,7 +115,7 @@ def _answer_problems(moves: list[MoveEvidence]) -> list[str]:
         if kinds["done"] > 1:
             found.append(f"{where}: answered Done {kinds['done']} times (sent {len(move.answers)} times)")
         if kinds["other"]:
-            found.append(f"{where}: answered other than Done or a refusal as stale")
+            found.append(f"{where}: answered other than Done or a refusal as stale: {move.other_words[:1]}")
         if kinds["none"]:
             found.append(f"{where}: {kinds['none']} of its interactions never answered by a live process")
         if kinds["killed"]:

@@ -30,6 +30,11 @@ from data.store import (
 from rules import registry
 from rules.base import Event, GameDef, GameError, GameState, StateFormatError
 
+#: how many games' last change times a process keeps (see :meth:`ActionsBase._changed_since`) before it forgets
+#: those older than :data:`CHANGES_FORGOTTEN_AFTER` seconds: no command waits that long to be handled
+CHANGES_KEPT = 10_000
+CHANGES_FORGOTTEN_AFTER = 60.0
+
 #: how long (seconds) a player's settings are trusted once read: an action reads them once, however many steps it
 #: takes (and a busy bot once a second per player), and another process's change is seen within a second
 PLAYER_SETTINGS_TTL = 1.0
@@ -44,6 +49,15 @@ class PlayerSettings(NamedTuple):
     on_vacation: bool
     preview: bool
     notify_dm: str | None
+
+
+def changed_meanwhile(game_id: int) -> Result:
+    """The refusal of an action on a position that changed before it could be played."""
+    return _fail(
+        f"game {game_id} changed while your move was being made (another move got there first); "
+        "nothing was played: look at the board and try again",
+        game_id=game_id,
+    )
 
 
 class ActionsBase:
@@ -74,6 +88,8 @@ class ActionsBase:
         #: games whose computer player this process is working out a move for
         self._thinking: set[int] = set()
         self._player_settings_read: dict[str, tuple[float, PlayerSettings]] = {}
+        #: when (time.monotonic()) this process last committed a change to each game
+        self._changed_at: dict[int, float] = {}
         self._think = think
         self.ai_seconds = ai_seconds
         self._seed = seed_source or (lambda: int.from_bytes(os.urandom(8), "big") >> 1)
@@ -129,12 +145,21 @@ class ActionsBase:
                 unposted=will_post,
             )
         except StaleWriteError:
-            return _fail(
-                f"game {game_id} changed while your move was being made (another move got there first); "
-                "nothing was played: look at the board and try again",
-                game_id=game_id,
-            )
+            return changed_meanwhile(game_id)
+        self._note_change(game_id)
         return None
+
+    def _note_change(self, game_id: int) -> None:
+        now = time.monotonic()
+        self._changed_at[game_id] = now
+        if len(self._changed_at) > CHANGES_KEPT:
+            self._changed_at = {g: t for g, t in self._changed_at.items() if now - t < CHANGES_FORGOTTEN_AFTER}
+
+    def _changed_since(self, game_id: int, arrived: float | None) -> bool:
+        """Whether this process changed the game after a command arrived (``arrived``: its ``time.monotonic()``).
+        Such a command was sent against an older position, however long it then waited to be handled: a second
+        tap of the same move, handled after the opponent's reply, must not be played on the new position."""
+        return arrived is not None and self._changed_at.get(game_id, float("-inf")) > arrived
 
     async def _offload(self, function: Callable[..., Any], *args: Any) -> Any:
         """Run CPU-heavy work (an analysis): where the front gave an ``offload`` (the bot: a worker thread), there,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.actions.base import ActionsBase
+from bot.actions.base import ActionsBase, changed_meanwhile
 from bot.actions.common import (
     MAX_MOVE_TEXT,
     InputError,
@@ -34,12 +34,22 @@ class PlayActions(ActionsBase):
     # ---- moves ---------------------------------------------------------------------------------------------
 
     async def move(
-        self, game_id: int, player: str, text: str, *, alternative: str | None = None, will_post: str | None = None
+        self,
+        game_id: int,
+        player: str,
+        text: str,
+        *,
+        alternative: str | None = None,
+        will_post: str | None = None,
+        arrived: float | None = None,
     ) -> Result:
         """``player`` makes a move written ``text`` (pbmserv notation, optionally ending ``#moveno``); computer
         players to move after it reply at once (see :meth:`_after_action`). ``will_post`` is the nonce under
-        which the front will post the board (see :meth:`_commit`)."""
-        played = await self._move_once(game_id, player, text, alternative=alternative, will_post=will_post)
+        which the front will post the board (see :meth:`_commit`); ``arrived`` is when the command reached this
+        process (``time.monotonic()``): it is refused if the game changed since (see :meth:`_changed_since`)."""
+        played = await self._move_once(
+            game_id, player, text, alternative=alternative, will_post=will_post, arrived=arrived
+        )
         return await self._after_action(played)
 
     async def _move_once(
@@ -51,6 +61,7 @@ class PlayActions(ActionsBase):
         alternative: str | None = None,
         queued: bool = False,
         will_post: str | None = None,
+        arrived: float | None = None,
     ) -> Result:
         """``player`` makes a move written ``text`` (pbmserv notation, optionally ending ``#moveno``).
 
@@ -81,6 +92,8 @@ class PlayActions(ActionsBase):
         if stale is not None:
             stale.game_type = game.name
             return stale
+        if self._changed_since(game_id, arrived):
+            return changed_meanwhile(game_id)
         out_of_time = await self._out_of_time(row, player)
         if out_of_time is not None:
             return _fail(out_of_time, game_id=game_id, game_type=game.name, state=state, move_number=state.ply)

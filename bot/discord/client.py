@@ -103,6 +103,14 @@ class PbmBot(commands.AutoShardedBot):
         apply_endpoints(self.config)
         await super().login(token)
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """Every interaction is stamped with the moment it was read from the gateway (``extras["arrived"]``,
+        ``time.monotonic()``), before any handler runs: a move is judged against the game as it stood then,
+        however long it waits to be handled (see :meth:`bot.actions.play.PlayActions.move`)."""
+        if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
+            args[0].extras.setdefault("arrived", time.monotonic())
+        super().dispatch(event_name, *args, **kwargs)
+
     async def setup_hook(self) -> None:
         self._store = await Store.open(self.config.db_path)
         self.actions = Actions(

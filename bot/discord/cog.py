@@ -224,9 +224,11 @@ class GameCommands(commands.Cog):
 
     async def play(self, interaction: discord.Interaction, game_id: int, player: str, text: str) -> None:
         """Play a move and post its board. The move's commit marks the board as still to be posted, under the
-        nonce its post will carry (see :mod:`bot.discord.front`): a crash in between cannot lose the board."""
+        nonce its post will carry (see :mod:`bot.discord.front`): a crash in between cannot lose the board. A
+        move is refused if its game changed after the interaction arrived (a second tap, handled late)."""
         nonce = new_nonce()
-        result = await self.actions.move(game_id, player, text, will_post=nonce)
+        arrived = interaction.extras.get("arrived")
+        result = await self.actions.move(game_id, player, text, will_post=nonce, arrived=arrived)
         here = interaction.channel
         typed_in_its_thread = (
             isinstance(here, discord.Thread)

@@ -150,6 +150,8 @@ class Fault:
     times: int | None
     params: dict[str, str]
     hits: int = 0
+    #: requests wait until this is set (see :meth:`FakeDiscord.hold`)
+    gate: Any = None
 
     def matches(self, route: str, params: dict[str, str]) -> bool:
         """Whether a request to ``route`` with ``params`` is covered and still due."""

@@ -256,6 +256,14 @@ class FakeDiscord:
         """Hold requests to ``route`` for ``seconds`` before serving them normally."""
         self._plan(route, None, None, "", 0.0, seconds, times, params)
 
+    def hold(self, route: str, *, times: int | None = 1, **params: int) -> asyncio.Event:
+        """Hold requests to ``route`` until the returned event is set, then serve them normally: a bot kept
+        waiting at a chosen step (its acknowledgement, say) while the test does something else."""
+        self._plan(route, None, None, "", 0.0, 0.0, times, params)
+        gate = asyncio.Event()
+        self.faults[-1].gate = gate
+        return gate
+
     def clear_faults(self) -> None:
         """Forget every planned fault."""
         self.faults.clear()
@@ -731,6 +739,8 @@ class FakeDiscord:
         for fault in self.faults:
             if fault.matches(key, params):
                 fault.hits += 1
+                if fault.gate is not None:
+                    await fault.gate.wait()
                 if fault.delay:
                     await asyncio.sleep(fault.delay)
                 if fault.status == 429:
