@@ -6,7 +6,9 @@ The SQL that differs between the two is in :mod:`data.store.dialect` (``self._sq
 written once. Writes run in transactions serialised by a lock, so two coroutines never share a transaction. On
 SQLite they are ``BEGIN IMMEDIATE``, so two processes never interleave one; on PostgreSQL (READ COMMITTED) every
 guarded write is an ``UPDATE ... WHERE log_length = ?`` or a ``DELETE ... WHERE id = ?`` whose row count is
-checked, and a row lock makes the second of two writers re-read the row, find it changed, and write nothing.
+checked, and a row lock makes the second of two writers re-read the row, find it changed, and write nothing. A read
+waits while another coroutine's transaction is open on the shared connection: it would see that transaction half
+done.
 
 The move log is append-only and is the source of truth; ``games.snapshot`` is a cache of the state after the last
 logged action, so loading a game costs the same at move 10 and at move 10,000.
@@ -215,8 +217,14 @@ class CoreStore:
     context manager or call :meth:`close`."""
 
     def __init__(self, connection: Connection, write_lock: Any, dialect: Dialect = SQLITE) -> None:
-        self._db = connection
+        #: the connection itself: for transactions, and for whoever holds the write lock
+        self._conn = connection
+        #: the connection as reads outside transactions use it (see :class:`_ReadsBetweenTransactions`); the
+        #: console's direct connection runs one command at a time and needs no guard
+        self._db: Any = connection if isinstance(connection, DirectConnection) else _ReadsBetweenTransactions(self)
         self._write_lock = write_lock
+        #: the task holding the write lock (its reads go straight to the connection)
+        self._holder: object = None
         #: the SQL that differs between SQLite and PostgreSQL
         self._sql = dialect
         self.path = ":memory:"
@@ -316,7 +324,7 @@ class CoreStore:
         return store
 
     async def close(self) -> None:
-        await self._db.close()
+        await self._conn.close()
 
     async def __aenter__(self) -> Self:
         return self
@@ -325,19 +333,35 @@ class CoreStore:
         await self.close()
 
     @asynccontextmanager
+    async def _holding(self) -> AsyncIterator[None]:
+        """The write lock, held by this task: other coroutines' reads wait until it is released, this task's go
+        straight to the connection."""
+        async with self._write_lock:
+            if isinstance(self._conn, DirectConnection):
+                yield
+                return
+            import asyncio
+
+            self._holder = asyncio.current_task()
+            try:
+                yield
+            finally:
+                self._holder = None
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
-        async with self._write_lock:
+        async with self._holding():
             await self._begin()
             try:
-                yield self._db
+                yield self._conn
             except BaseException as exc:
-                await self._db.execute("ROLLBACK")
+                await self._conn.execute("ROLLBACK")
                 if isinstance(exc, self._sql.conflicts):
                     raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
                 raise
             try:
-                await self._db.execute("COMMIT")
+                await self._conn.execute("COMMIT")
             except self._sql.conflicts as exc:
                 raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
 
@@ -349,9 +373,9 @@ class CoreStore:
         if self._sql.is_sqlite:
             async with self.transaction() as db:
                 return (await db.execute(sql, parameters)).rowcount
-        async with self._write_lock:
+        async with self._holding():
             try:
-                return (await self._db.execute(sql, parameters)).rowcount
+                return (await self._conn.execute(sql, parameters)).rowcount
             except self._sql.conflicts as exc:
                 raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
 
@@ -361,8 +385,8 @@ class CoreStore:
         its steps) from before another process's commit; the read ends within moments, so the bot's connection
         tries again, for as long as the busy timeout would have waited. The console's direct connection is used
         by one command at a time and never meets this; PostgreSQL waits for locks by itself."""
-        if isinstance(self._db, DirectConnection) or self._sql.name != "sqlite":
-            await self._db.execute(self._sql.begin)
+        if isinstance(self._conn, DirectConnection) or self._sql.name != "sqlite":
+            await self._conn.execute(self._sql.begin)
             return
         import asyncio
 
@@ -370,7 +394,7 @@ class CoreStore:
         pause = 0.001
         while True:
             try:
-                await self._db.execute(self._sql.begin)
+                await self._conn.execute(self._sql.begin)
                 return
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or time.monotonic() >= deadline:
@@ -547,14 +571,14 @@ class CoreStore:
     @asynccontextmanager
     async def _read_snapshot(self) -> AsyncIterator[None]:
         """A read transaction: every read in it sees one committed state of the database."""
-        async with self._write_lock:
-            await self._db.execute(
+        async with self._holding():
+            await self._conn.execute(
                 "BEGIN" if self._sql.is_sqlite else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
             )
             try:
                 yield
             finally:
-                await self._db.execute("ROLLBACK")
+                await self._conn.execute("ROLLBACK")
 
     async def game_ids(self) -> list[int]:
         async with self._db.execute("SELECT id FROM games ORDER BY id") as cursor:
@@ -1090,6 +1114,74 @@ class CoreStore:
 
 
 SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+
+
+class _Rows:
+    """The rows of a read, fetched whole while the read had the connection, behind the cursor API reads use."""
+
+    def __init__(self, rows: list[Any], rowcount: int, lastrowid: int | None) -> None:
+        self._rows = rows
+        self._next = 0
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    async def fetchone(self) -> Any:
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    async def fetchall(self) -> list[Any]:
+        rows, self._next = self._rows[self._next :], len(self._rows)
+        return rows
+
+
+class _ReadsBetweenTransactions:
+    """The store's one connection as reads outside a transaction use it. The bot's coroutines share that
+    connection, so a read issued while another coroutine's transaction is open on it would run inside that
+    transaction: it would see rows not yet committed, or half of a commit (a game's row updated, its move not
+    yet logged), and perhaps rolled back after. A read therefore waits for the write lock (unless its own task
+    holds it) and fetches its rows whole before letting go."""
+
+    def __init__(self, store: CoreStore) -> None:
+        self._store = store
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> _ReadCall:
+        return _ReadCall(self._store, sql, parameters)
+
+
+class _ReadCall:
+    """What ``execute`` returns: awaitable (the rows) and an async context manager, as aiosqlite's is."""
+
+    def __init__(self, store: CoreStore, sql: str, parameters: Sequence[Any]) -> None:
+        self._store, self._sql, self._parameters = store, sql, parameters
+
+    def __await__(self):  # type: ignore[no-untyped-def]
+        return self._run().__await__()
+
+    async def __aenter__(self) -> _Rows:
+        return await self._run()
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    async def _run(self) -> _Rows:
+        import asyncio
+
+        store = self._store
+        if store._holder is not None and store._holder is asyncio.current_task():
+            return await self._fetch()
+        async with store._write_lock:
+            return await self._fetch()
+
+    async def _fetch(self) -> _Rows:
+        cursor = await self._store._conn.execute(self._sql, self._parameters)
+        rows = list(await cursor.fetchall())
+        fetched = _Rows(rows, cursor.rowcount, cursor.lastrowid)
+        close = getattr(cursor, "close", None)
+        if close is not None:
+            await close()
+        return fetched
 
 
 def set_clause(**values: Any) -> tuple[str, list[Any]]:
