@@ -23,9 +23,11 @@ import asyncio
 import contextlib
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -272,16 +274,20 @@ async def measure(config: LoadConfig, processes: int, folder: Path) -> RunReport
             )
             before = _cpu_now(bots, pg_pid, players)
             started = loop.time()
-            await players.play()
+            await _until_played(asyncio.create_task(players.play()), lambda: kill_task)
             ended = max([s.posted_at for s in players.sent if s.posted_at is not None], default=loop.time())
             after = _cpu_now(bots, pg_pid, players)
             downtime = await kill_task if kill_task is not None else None
             await _settle(fake, players)
             evidence = await collect(fake, url, players, tables, bots)
         finally:
-            for bot in bots:
-                await bot.stop()
-            await fake.stop()
+            try:
+                for bot in bots:
+                    await bot.stop()
+                await fake.stop()
+            finally:
+                for bot in bots:
+                    bot.stop_now()  # whatever a cancelled stop left running
     done = [s for s in players.sent if s.posted_at is not None]
     acks = [
         fake.interactions[s.interactions[0]].ack_latency
@@ -301,13 +307,27 @@ async def measure(config: LoadConfig, processes: int, folder: Path) -> RunReport
     )
 
 
+async def _until_played(play: asyncio.Task[None], kill: Callable[[], asyncio.Task[float] | None]) -> None:
+    """Wait for the players to finish. A kill and restart that fails ends the run with its error: the players
+    would wait for the killed process's shards forever."""
+    try:
+        while not play.done():
+            await asyncio.wait({play}, timeout=1.0)
+            killing = kill()
+            if killing is not None and killing.done() and not killing.cancelled() and killing.exception():
+                raise RuntimeError("the kill and restart failed") from killing.exception()
+        play.result()
+    finally:
+        play.cancel()
+
+
 async def kill_and_restart(
     fake: FakeDiscord, victim: BotProcess, ready: dict[int, asyncio.Event], players: Players
 ) -> float:
     """SIGKILL ``victim``, start it again, and once its shards are connected tell the players whose moves it had
     in hand; returns the seconds its shards were unserved."""
     loop = asyncio.get_running_loop()
-    old = set(map(id, fake.sessions))
+    old = list(fake.sessions)  # the objects, kept alive: a new session must not be taken for one of them
     for shard in victim.shards:
         ready[shard].clear()
     players.killing(set(victim.shards))
@@ -316,7 +336,8 @@ async def kill_and_restart(
     await victim.start()
 
     def back() -> bool:
-        live = [s for s in fake.sessions if s.ready and not s.ws.closed and id(s) not in old and s.shard is not None]
+        new = [s for s in fake.sessions if not any(s is o for o in old)]
+        live = [s for s in new if s.ready and not s.ws.closed and s.shard is not None]
         return {s.shard[0] for s in live} >= set(victim.shards)  # type: ignore[index]
 
     await fake.wait_for(back, 120, "the restarted process's shards")
@@ -414,8 +435,23 @@ def rows(config: LoadConfig, reports: list[RunReport]) -> list[Row]:
     return out
 
 
+async def _interruptible(config: LoadConfig) -> list[RunReport]:
+    """:func:`measure_all`, cancelled (so every server and bot it started is stopped) on SIGINT or SIGTERM, even
+    when started in the background, where a shell ignores SIGINT."""
+    task = asyncio.current_task()
+    assert task is not None
+    loop = asyncio.get_running_loop()
+    for signal_number in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signal_number, task.cancel)
+    return await measure_all(config)
+
+
 def run(quick: bool = False, **options: object) -> list[Row]:
     """The ``load`` group: ``options`` are :class:`LoadConfig` fields (``--games`` ... on the command line)."""
     base = SMALL if quick else LoadConfig()
     config = LoadConfig(**{**vars(base), **{k: v for k, v in options.items() if v is not None}})
-    return rows(config, asyncio.run(measure_all(config)))
+    try:
+        reports = asyncio.run(_interruptible(config))
+    except asyncio.CancelledError:
+        raise KeyboardInterrupt from None
+    return rows(config, reports)
