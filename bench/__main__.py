@@ -1,6 +1,7 @@
 """``python -m bench [--quick] [group ...]``: run the benchmarks, print a table, append it to BENCHMARKS.md.
 
-Each group is a module ``bench.<group>`` with ``run(quick: bool) -> list[Row]``. Peers (gnubg-nn for
+Each group is a module ``bench.<group>`` with ``run(quick: bool) -> list[Row]``; ``load`` (run only when named)
+also takes the size options ``--games --guilds --moves --processes --concurrency``. Peers (gnubg-nn for
 Backgammon) are measured in the same run, so ratios compare like with like.
 """
 
@@ -31,6 +32,8 @@ GROUPS = (
     "ratings",
     "profile",
 )
+#: groups run only when named: the load test takes many minutes at full scale
+EXTRA_GROUPS = ("load",)
 RESULTS = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 
 
@@ -77,21 +80,40 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def _counts(text: str) -> tuple[int, ...]:
+    """``1,2`` -> ``(1, 2)``: the bot process counts of a load run."""
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--processes takes counts such as 1,2, not {text!r}") from None
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"--processes takes counts of 1 or more, not {text!r}")
+    return counts
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("groups", nargs="*", help=f"which groups (default: all of {', '.join(GROUPS)})")
     parser.add_argument("--quick", action="store_true", help="small samples, a few seconds per group")
     parser.add_argument("--no-write", action="store_true", help="print only; do not append to BENCHMARKS.md")
+    load = parser.add_argument_group("load test (group load, run only when named)")
+    load.add_argument("--games", type=int, help="games played (default 1,000; --quick 40)")
+    load.add_argument("--guilds", type=int, help="guilds they are spread across (default 100; --quick 4)")
+    load.add_argument("--moves", type=int, help="moves sent in all (default 20,000; --quick 400)")
+    load.add_argument("--processes", type=_counts, help="bot process counts to run, in order (default 1,2)")
+    load.add_argument("--concurrency", type=int, help="moves in flight (default 16 per process)")
     args = parser.parse_args(argv)
-    unknown = [g for g in args.groups if g not in GROUPS]
+    unknown = [g for g in args.groups if g not in GROUPS + EXTRA_GROUPS]
     if unknown:
-        parser.error(f"unknown group(s) {', '.join(unknown)}; choose from {', '.join(GROUPS)}")
+        parser.error(f"unknown group(s) {', '.join(unknown)}; choose from {', '.join(GROUPS + EXTRA_GROUPS)}")
+    load_options = {k: getattr(args, k) for k in ("games", "guilds", "moves", "processes", "concurrency")}
     rows: list[Row] = []
     started = time.perf_counter()
     for group in args.groups or GROUPS:
         module = importlib.import_module(f"bench.{group}")
         print(f"running {group} ...", file=sys.stderr, flush=True)
-        rows.extend(module.run(quick=args.quick))
+        options = load_options if group == "load" else {}
+        rows.extend(module.run(quick=args.quick, **options))
     elapsed = time.perf_counter() - started
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     mode = "quick" if args.quick else "full"

@@ -15,14 +15,15 @@ import yarl
 from bot.actions import Result
 from bot.config import Config
 from bot.discord.client import apply_endpoints
-from bot.discord.front import render_board
-from tests.fakediscord.pbm import pbm_running, start_game
+from bot.discord.front import REPOST_GRACE, new_nonce, render_board
+from tests.fakediscord.pbm import FakeClock, pbm_running, start_game
 
 if TYPE_CHECKING:
     from tests.fakediscord.fixtures import World
 
 pytest_plugins = ["tests.fakediscord.fixtures"]
 THREAD_POSTS = "POST /channels/{channel_id}/messages"
+CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 
 
 def slow_render(result: Result) -> bytes | None:
@@ -219,6 +220,65 @@ async def test_a_board_refused_before_a_restart_is_posted_after_it(discord_world
     assert reply.text().startswith("Done") and "posted again" in reply.text() and posts == 1
     assert shown.move_number == 1
     assert "Druid 1: bob to move (move 2)" in repost.text() and repost.pinged == [w.bob]
+
+
+async def test_a_board_whose_process_died_after_the_commit_is_posted_by_a_later_sweep_once(
+    discord_world: World, tmp_path: Path
+) -> None:
+    w = discord_world
+    clock = FakeClock()
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3", clock=clock) as bot:
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        # what the process does for /move up to the moment it dies: the commit, which marks the board
+        played = await bot.actions.move(1, "alice", "c3", will_post=new_nonce())
+        await bot.sweep()  # moments later the process that made the move may still be posting it: left alone
+        too_soon = len(w.fake.channel_log(table.thread.id))
+        clock.now += REPOST_GRACE + 1
+        await bot.sweep()
+        await bot.sweep()
+        posts = w.fake.channel_log(table.thread.id)
+        marks = await bot.actions.store.unposted_boards()
+    assert played.ok and too_soon == 1 and len(posts) == 2 and marks == []
+    assert "Druid 1: bob to move (move 2)" in posts[1].text() and posts[1].pinged == [w.bob]
+    assert [a.filename for a in posts[1].attachments] == ["druid-1.png"]
+
+
+async def test_a_board_posted_just_before_a_crash_is_not_posted_again(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    clock = FakeClock()
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3", clock=clock) as bot:
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        nonce = new_nonce()
+        played = await bot.actions.move(1, "alice", "c3", will_post=nonce)
+        await bot.front.post_turn(played, nonce=nonce)
+        await bot.actions.store.mark_unposted(1, nonce)  # the process died before it could clear the mark
+        clock.now += REPOST_GRACE + 1
+        await bot.sweep()
+        posts = w.fake.channel_log(table.thread.id)
+        marks = await bot.actions.store.unposted_boards()
+    sent = [r for r in w.fake.requests if r.route == THREAD_POSTS and r.params["channel_id"] == str(table.thread.id)]
+    assert len(sent) == 3 and len(posts) == 2 and marks == []  # opening board, the move, the repost Discord refused
+    assert "alice played c3" in posts[1].text()
+
+
+async def test_a_second_tap_handled_after_the_opponents_reply_is_refused_not_played_again(
+    discord_world: World, tmp_path: Path
+) -> None:
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
+        table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        first = await w.fake.acked(await w.fake.slash(w.alice, table.thread.id, "move", {"move": "c3"}))
+        # alice taps again; the bot is slow with that one (its acknowledgement is held) while bob answers c3
+        gate = w.fake.hold(CALLBACK)
+        second = await w.fake.slash(w.alice, table.thread.id, "move", {"move": "c3"})
+        await w.fake.reply(first)
+        answer = await table.move_and_wait(w.bob, "d4")
+        gate.set()
+        refused = await w.fake.reply(second)
+        history = await bot.actions.history(1)
+    assert "bob played d4" in answer.text()
+    assert "changed while your move was being made" in refused.content and refused.ephemeral
+    assert [line.split(": ", 1)[1] for line in history.items] == ["c3", "d4"]  # c3 again would have stacked
 
 
 async def test_a_challenge_posted_before_a_restart_can_be_accepted_after_it(

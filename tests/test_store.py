@@ -189,6 +189,64 @@ async def test_settings_and_meta(store: Store) -> None:
     assert await store.discord_id_of("alice") == 1234
 
 
+async def test_a_board_marked_unposted_by_its_commit_stays_marked_until_its_own_post_clears_it(store: Store) -> None:
+    first, second = await _new_game(store), await _new_game(store, ("carol", "dave"))
+    entry = LogEntry(1, "alice", "c3", [])
+    await store.commit_actions(
+        first,
+        0,
+        [entry],
+        snapshot={"ply": 1},
+        move_number=1,
+        status="active",
+        to_move="bob",
+        outcome=None,
+        unposted="nonce-1",
+    )
+    with pytest.raises(StaleWriteError):  # a refused commit marks nothing
+        await store.commit_actions(
+            second,
+            5,
+            [entry],
+            snapshot={"ply": 1},
+            move_number=1,
+            status="active",
+            to_move="dave",
+            outcome=None,
+            unposted="nonce-x",
+        )
+    await store.mark_unposted(second, "nonce-2 failed")
+    await store.set_meta("unposted", "[]")  # another key of the same prefix's neighbourhood is not a mark
+    marked = await store.unposted_boards()
+    await store.clear_unposted(first, ("an-older-post",))  # a post of an earlier board leaves the newer mark
+    kept = await store.unposted_boards()
+    await store.clear_unposted(first, ("nonce-1",))
+    await store.clear_unposted(second)
+    assert marked == kept == [(first, "nonce-1"), (second, "nonce-2 failed")]
+    assert await store.unposted_boards() == []
+
+
+async def test_a_read_never_sees_another_coroutines_transaction_half_done(store: Store) -> None:
+    game_id = await _new_game(store)
+    seen: list[tuple[int, int]] = []
+
+    async def read() -> None:
+        row = await store.load_game(game_id)  # it checks the row against the log: a half-done move is "damaged"
+        seen.append((row.log_length, len(await store.log(game_id))))
+
+    async with store.transaction() as db:
+        await db.execute("UPDATE games SET log_length = 1, move_number = 1 WHERE id = ?", (game_id,))
+        reader = asyncio.create_task(read())
+        await asyncio.sleep(0)  # the read is issued now, between the move's two statements
+        await db.execute(
+            "INSERT INTO moves (game_id, seq, number, player_id, text, events, auto, created_at)"
+            " VALUES (?, 1, 1, 'alice', 'c3', '[]', 0, 0)",
+            (game_id,),
+        )
+    await reader
+    assert seen == [(1, 1)]
+
+
 async def test_two_stores_racing_on_one_database_apply_one_move(databases: Databases) -> None:
     path = await databases.target("race.sqlite3")
     stores = [await Store.open(path) for _ in range(3)]

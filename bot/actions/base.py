@@ -32,17 +32,34 @@ from data.store import (
 from rules import registry
 from rules.base import Event, GameDef, GameError, GameState, StateFormatError
 
-#: how long (seconds) a player's time zone, quiet hours and vacation are trusted once read: an action reads them
-#: once, however many steps it takes, and another process's change is seen within a second
-PLAYER_TIME_TTL = 1.0
+#: how many games' last change times a process keeps (see :meth:`ActionsBase._changed_since`) before it forgets
+#: those older than :data:`CHANGES_FORGOTTEN_AFTER` seconds: no command waits that long to be handled
+CHANGES_KEPT = 10_000
+CHANGES_FORGOTTEN_AFTER = 60.0
+
+#: how long (seconds) a player's settings are trusted once read: an action reads them once, however many steps it
+#: takes (and a busy bot once a second per player), and another process's change is seen within a second
+PLAYER_SETTINGS_TTL = 1.0
 
 
-class PlayerTime(NamedTuple):
-    """What a player's clocks depend on."""
+class PlayerSettings(NamedTuple):
+    """What a player's clocks depend on (time zone, quiet hours, vacation), and how they want their moves and
+    turns handled (a preview before each move; turns told by DM: ``notify_dm`` ``on``, ``off``, ``closed``)."""
 
     tz: str
     quiet: QuietHours | None
     on_vacation: bool
+    preview: bool
+    notify_dm: str | None
+
+
+def changed_meanwhile(game_id: int) -> Result:
+    """The refusal of an action on a position that changed before it could be played."""
+    return _fail(
+        f"game {game_id} changed while your move was being made (another move got there first); "
+        "nothing was played: look at the board and try again",
+        game_id=game_id,
+    )
 
 
 class ActionsBase:
@@ -72,7 +89,9 @@ class ActionsBase:
         self._offload_to = offload
         #: games whose computer player this process is working out a move for
         self._thinking: set[int] = set()
-        self._player_times: dict[str, tuple[float, PlayerTime]] = {}
+        self._player_settings_read: dict[str, tuple[float, PlayerSettings]] = {}
+        #: when (time.monotonic()) this process last committed a change to each game
+        self._changed_at: dict[int, float] = {}
         self._think = think
         self.ai_seconds = ai_seconds
         self._seed = seed_source or (lambda: int.from_bytes(os.urandom(8), "big") >> 1)
@@ -91,13 +110,16 @@ class ActionsBase:
         memory_reset: bool = False,
         claim: int | None = None,
         refill: bool = False,
+        will_post: str | None = None,
     ) -> Result | None:
         """Commit actions under the stale-move guard (``log_length`` is what the caller read); the game's memory
         held ``memory_from`` values when it was read, and what the actions added is appended. The game's clock
         (read in ``before``) moves on in the same transaction: a turn that passed refills the clock for the
         player to move (``refill`` forces it), and the next timer is scheduled; ``claim`` is the clock timer a
         sweep acts on (see :class:`data.store.ClockWrite`). A game these actions finish is rated in the same
-        transaction, unless it was started ``-unrated`` (see :mod:`bot.ratings`)."""
+        transaction, unless it was started ``-unrated`` (see :mod:`bot.ratings`). ``will_post`` is the nonce
+        under which the front will post the new board: the commit marks it as still to be posted (see
+        :meth:`data.store.Store.mark_unposted`)."""
         outcome = state.outcome()
         status = "active" if outcome is None else ("cancelled" if outcome.cancelled else "finished")
         to_move = _player_to_move(state)
@@ -129,14 +151,24 @@ class ActionsBase:
                 clock=write._replace(claim=claim),
                 memory_reset=memory_reset,
                 rating=rating,
+                unposted=will_post,
             )
         except StaleWriteError:
-            return _fail(
-                f"game {game_id} changed while your move was being made (another move got there first); "
-                "nothing was played: look at the board and try again",
-                game_id=game_id,
-            )
+            return changed_meanwhile(game_id)
+        self._note_change(game_id)
         return None
+
+    def _note_change(self, game_id: int) -> None:
+        now = time.monotonic()
+        self._changed_at[game_id] = now
+        if len(self._changed_at) > CHANGES_KEPT:
+            self._changed_at = {g: t for g, t in self._changed_at.items() if now - t < CHANGES_FORGOTTEN_AFTER}
+
+    def _changed_since(self, game_id: int, arrived: float | None) -> bool:
+        """Whether this process changed the game after a command arrived (``arrived``: its ``time.monotonic()``).
+        Such a command was sent against an older position, however long it then waited to be handled: a second
+        tap of the same move, handled after the opponent's reply, must not be played on the new position."""
+        return arrived is not None and self._changed_at.get(game_id, float("-inf")) > arrived
 
     async def _offload(self, function: Callable[..., Any], *args: Any) -> Any:
         """Run CPU-heavy work (an analysis): where the front gave an ``offload`` (the bot: a worker thread), there,
@@ -181,14 +213,14 @@ class ActionsBase:
         times = [warning_time(w.due, deadline, quiet) for w in clock.pending_warnings(tz)]
         return ClockWrite(json_form, deadline, min([*times, deadline]))
 
-    async def _player_time(self, player: str) -> PlayerTime:
-        """A player's time zone, quiet hours and vacation, read once for every step of an action: kept for a
-        second (:data:`PLAYER_TIME_TTL`), and forgotten at once when this process changes them."""
+    async def _player_settings(self, player: str) -> PlayerSettings:
+        """A player's settings (:class:`PlayerSettings`), read once for every step of an action: kept for a second
+        (:data:`PLAYER_SETTINGS_TTL`), and forgotten at once when this process changes them."""
         now = time.monotonic()
-        known = self._player_times.get(player)
-        if known is not None and now - known[0] < PLAYER_TIME_TTL:
+        known = self._player_settings_read.get(player)
+        if known is not None and now - known[0] < PLAYER_SETTINGS_TTL:
             return known[1]
-        tz, quiet_text, on_vacation = await self.store.player_time(player)
+        tz, quiet_text, on_vacation, preview, notify_dm = await self.store.player_settings(player)
         zone_name = tz or "UTC"
         quiet = None
         if quiet_text:
@@ -196,23 +228,23 @@ class ActionsBase:
                 quiet = QuietHours.parse(quiet_text, zone_name)
             except ValueError:
                 quiet = None  # a setting written by an older pbm that no longer reads: no quiet hours
-        found = PlayerTime(zone_name, quiet, on_vacation)
-        self._player_times[player] = (now, found)
+        found = PlayerSettings(zone_name, quiet, on_vacation, preview == "on", notify_dm)
+        self._player_settings_read[player] = (now, found)
         return found
 
-    def _forget_player_time(self, player: str) -> None:
-        self._player_times.pop(player, None)
+    def _forget_player_settings(self, player: str) -> None:
+        self._player_settings_read.pop(player, None)
 
     async def _tz(self, player: str | None) -> str:
         """A player's time zone (UTC unless they set one)."""
-        return "UTC" if player is None else (await self._player_time(player)).tz
+        return "UTC" if player is None else (await self._player_settings(player)).tz
 
     async def _quiet(self, player: str) -> QuietHours | None:
         """A player's quiet hours, if they set any."""
-        return (await self._player_time(player)).quiet
+        return (await self._player_settings(player)).quiet
 
     async def _on_vacation(self, player: str) -> bool:
-        return (await self._player_time(player)).on_vacation
+        return (await self._player_settings(player)).on_vacation
 
     async def _attach_clock(self, result: Result, *, ended: bool = False) -> Result:
         """Put the game's clock on a result about it: seconds left per player (``--json``) and a note per

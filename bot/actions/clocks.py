@@ -195,7 +195,7 @@ class ClockActions(ActionsBase):
             if left <= 0:
                 return _fail(f"{player}'s vacation bank is empty: it grows by a day every week")
             await self.store.set_vacation(player, VacationRow(left, now, now))
-            self._forget_player_time(player)
+            self._forget_player_settings(player)
             ends = vacation_runs_out(left, now, now)
             await self.store.delete_timers("vacation", player_id=player)
             await self.store.add_timer("vacation", ends, player_id=player)
@@ -227,7 +227,7 @@ class ClockActions(ActionsBase):
         now = self._clock()
         left = vacation_bank(bank.balance, bank.as_of, now, on_since=bank.since)
         await self.store.set_vacation(player, VacationRow(left, now, None))
-        self._forget_player_time(player)
+        self._forget_player_settings(player)
         await self.store.delete_timers("vacation", player_id=player)
         resumed, notices = await self._switch_clocks(player, pause=False)
         why = "the vacation bank is empty" if ran_out else "back from vacation"
@@ -288,7 +288,7 @@ class ClockActions(ActionsBase):
         if tz is not None and tz != await self._tz(player):
             await self._rebase_clocks(player, await self._tz(player))
             await self.store.set_setting(player, "tz", tz)
-            self._forget_player_time(player)
+            self._forget_player_settings(player)
         if quiet is not None:
             if quiet.lower() == "off":
                 await self.store.set_setting(player, "quiet", "")
@@ -296,7 +296,7 @@ class ClockActions(ActionsBase):
                 await self.store.set_setting(player, "quiet", str(QuietHours.parse(quiet, "UTC")).split()[0])
         if confirm is not None:
             await self.store.set_setting(player, "confirm", confirm.lower())
-        self._forget_player_time(player)
+        self._forget_player_settings(player)
         settings = await self.store.settings_of(player, ("quiet", "tz", "confirm", "notify_dm"))
         zone_name = settings.get("tz") or "UTC"
         quiet_text = settings.get("quiet") or "none"
@@ -320,4 +320,14 @@ class ClockActions(ActionsBase):
 
     async def wants_preview(self, player: str) -> bool:
         """Whether ``player`` asked for every move to be previewed first (``/notify confirm:on``)."""
-        return await self.store.get_setting(player, "confirm") == "on"
+        return (await self._player_settings(player)).preview
+
+    async def dm_setting(self, player: str) -> str | None:
+        """Whether ``player``'s turns are told by DM: ``on``, ``off`` (or ``None``: never set), or ``closed``
+        (they asked, but their DMs turned out closed)."""
+        return (await self._player_settings(player)).notify_dm
+
+    async def set_dm_setting(self, player: str, value: str) -> None:
+        """Set how ``player``'s turns are told (see :meth:`dm_setting`)."""
+        await self.store.set_setting(player, "notify_dm", value)
+        self._forget_player_settings(player)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.actions.base import ActionsBase
+from bot.actions.base import ActionsBase, changed_meanwhile
 from bot.actions.common import (
     MAX_MOVE_TEXT,
     InputError,
@@ -33,13 +33,35 @@ from rules.base import Event, GameDef, GameError, GameState, MoveSyntaxError, Re
 class PlayActions(ActionsBase):
     # ---- moves ---------------------------------------------------------------------------------------------
 
-    async def move(self, game_id: int, player: str, text: str, *, alternative: str | None = None) -> Result:
+    async def move(
+        self,
+        game_id: int,
+        player: str,
+        text: str,
+        *,
+        alternative: str | None = None,
+        will_post: str | None = None,
+        arrived: float | None = None,
+    ) -> Result:
         """``player`` makes a move written ``text`` (pbmserv notation, optionally ending ``#moveno``); computer
-        players to move after it reply at once (see :meth:`_after_action`)."""
-        return await self._after_action(await self._move_once(game_id, player, text, alternative=alternative))
+        players to move after it reply at once (see :meth:`_after_action`). ``will_post`` is the nonce under
+        which the front will post the board (see :meth:`_commit`); ``arrived`` is when the command reached this
+        process (``time.monotonic()``): it is refused if the game changed since (see :meth:`_changed_since`)."""
+        played = await self._move_once(
+            game_id, player, text, alternative=alternative, will_post=will_post, arrived=arrived
+        )
+        return await self._after_action(played)
 
     async def _move_once(
-        self, game_id: int, player: str, text: str, *, alternative: str | None = None, queued: bool = False
+        self,
+        game_id: int,
+        player: str,
+        text: str,
+        *,
+        alternative: str | None = None,
+        queued: bool = False,
+        will_post: str | None = None,
+        arrived: float | None = None,
     ) -> Result:
         """``player`` makes a move written ``text`` (pbmserv notation, optionally ending ``#moveno``).
 
@@ -70,6 +92,8 @@ class PlayActions(ActionsBase):
         if stale is not None:
             stale.game_type = game.name
             return stale
+        if self._changed_since(game_id, arrived):
+            return changed_meanwhile(game_id)
         out_of_time = await self._out_of_time(row, player)
         if out_of_time is not None:
             return _fail(out_of_time, game_id=game_id, game_type=game.name, state=state, move_number=state.ply)
@@ -98,7 +122,9 @@ class PlayActions(ActionsBase):
         events = state.push(move)
         entries = [LogEntry(state.ply, player, move_text, [e.to_json() for e in events], queued=queued)]
         more_entries, more_events = _run_server_loop(state)
-        error = await self._commit(game_id, row.log_length, entries + more_entries, state, len(row.memory), before=row)
+        error = await self._commit(
+            game_id, row.log_length, entries + more_entries, state, len(row.memory), before=row, will_post=will_post
+        )
         if error is not None:
             return error
         result = self._game_result(

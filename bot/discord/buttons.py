@@ -107,8 +107,7 @@ class MoveButton(
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = _bot(interaction)
         player = await bot.front.player_id(interaction.user)
-        result = await bot.actions.move(self.game_id, player, f"{self.word}#{self.number}")
-        await bot.games.after_action(interaction, result)
+        await bot.games.play(interaction, self.game_id, player, f"{self.word}#{self.number}")
 
 
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pbm:s:(?P<game>\d+):(?P<number>\d+)"):
@@ -146,8 +145,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pbm:
             who = f"{to_move} chooses" if to_move else "nobody chooses"
             await answer(interaction, f"only the player to move can use this menu ({who} now)", ephemeral=True)
             return
-        result = await bot.actions.move(self.game_id, player, f"{chosen[0]}#{self.number}")
-        await bot.games.after_action(interaction, result)
+        await bot.games.play(interaction, self.game_id, player, f"{chosen[0]}#{self.number}")
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pbm:r:(?P<game>\d+)"):
@@ -305,8 +303,7 @@ class PreviewButton(
             return
         bot = _bot(interaction)
         player = await bot.front.player_id(interaction.user)
-        result = await bot.actions.move(self.game_id, player, self.move)
-        await bot.games.after_action(interaction, result)
+        await bot.games.play(interaction, self.game_id, player, self.move)
 
 
 async def _append_line(message: discord.Message | None, line: str) -> None:

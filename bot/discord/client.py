@@ -37,7 +37,7 @@ from bot.discord.buttons import (
     ReplayButton,
 )
 from bot.discord.cog import GameCommands, show_board_menu, word_commands
-from bot.discord.front import Front, render_board
+from bot.discord.front import REPOST_GRACE, Front, render_board
 from bot.discord.ratings import PageButton, RatingCommands
 from bot.discord.thinking import ComputerPool
 from data.store import Store
@@ -108,6 +108,14 @@ class PbmBot(commands.AutoShardedBot):
         apply_endpoints(self.config)
         await super().login(token)
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """Every interaction is stamped with the moment it was read from the gateway (``extras["arrived"]``,
+        ``time.monotonic()``), before any handler runs: a move is judged against the game as it stood then,
+        however long it waits to be handled (see :meth:`bot.actions.play.PlayActions.move`)."""
+        if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
+            args[0].extras.setdefault("arrived", time.monotonic())
+        super().dispatch(event_name, *args, **kwargs)
+
     async def setup_hook(self) -> None:
         self._store = await Store.open(self.config.db_path)
         self.actions = Actions(
@@ -167,14 +175,17 @@ class PbmBot(commands.AutoShardedBot):
         return min(MAX_SWEEP_INTERVAL, self.config.challenge_ttl / 4, self.config.reminder_interval / 4)
 
     async def _sweep_forever(self) -> None:
-        """Sweep at once (boards left unposted by a crash go out on start) and then every interval; the sweep
-        only uses REST, so it does not wait for the gateway."""
+        """Sweep at once (boards whose post failed before a restart go out on start), again as soon as the boards
+        a crash left unposted are due (:data:`REPOST_GRACE` after their move), then every interval; the sweep only
+        uses REST, so it does not wait for the gateway."""
+        pause = min(self.sweep_interval(), REPOST_GRACE + 1.0)
         while not self.is_closed():
             try:
                 await self.sweep()
             except Exception:
                 log.exception("sweep failed; retrying at the next interval")
-            await asyncio.sleep(self.sweep_interval())
+            await asyncio.sleep(pause)
+            pause = self.sweep_interval()
 
     async def sweep(self) -> None:
         """Close expired challenges, post boards whose post failed, and tell what the actions' sweep did (clock

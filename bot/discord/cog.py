@@ -18,7 +18,7 @@ from bot.actions import Actions, Result
 from bot.correspondence.options import MAX_RATING
 from bot.discord.buttons import challenge_view, preview_view, proposal_view
 from bot.discord.followups import Upload, answer, defer_publicly, remove_placeholder
-from bot.discord.front import Front, PostError
+from bot.discord.front import Front, PostError, new_nonce
 from rules import registry
 
 log = logging.getLogger("pbm.discord")
@@ -263,8 +263,22 @@ class GameCommands(commands.Cog):
         if preview or await self.actions.wants_preview(player):
             await self.show_preview(interaction, game_id, player, move)
             return
-        result = await self.actions.move(game_id, player, move)
-        await self.after_action(interaction, result)
+        await self.play(interaction, game_id, player, move)
+
+    async def play(self, interaction: discord.Interaction, game_id: int, player: str, text: str) -> None:
+        """Play a move and post its board. The move's commit marks the board as still to be posted, under the
+        nonce its post will carry (see :mod:`bot.discord.front`): a crash in between cannot lose the board. A
+        move is refused if its game changed after the interaction arrived (a second tap, handled late)."""
+        nonce = new_nonce()
+        arrived = interaction.extras.get("arrived")
+        result = await self.actions.move(game_id, player, text, will_post=nonce, arrived=arrived)
+        here = interaction.channel
+        typed_in_its_thread = (
+            isinstance(here, discord.Thread)
+            and result.game_id == game_id
+            and await self.actions.store.game_by_thread(here.id) == game_id
+        )
+        await self.after_action(interaction, result, nonce=nonce, thread=here if typed_in_its_thread else None)
 
     async def show_preview(self, interaction: discord.Interaction, game_id: int, player: str, move: str) -> None:
         """The position after ``move``, not played, privately, with Confirm (plays it with the ``#n`` guard of
@@ -280,14 +294,22 @@ class GameCommands(commands.Cog):
             content += f"\nto play it, use /move move:{result.played}"
         await answer(interaction, content, ephemeral=True, uploads=(upload,) if upload else (), view=view)
 
-    async def after_action(self, interaction: discord.Interaction, result: Result) -> None:
-        """Tell the actor how it went (ephemeral) and post the turn in the game's thread."""
+    async def after_action(
+        self,
+        interaction: discord.Interaction,
+        result: Result,
+        *,
+        nonce: str | None = None,
+        thread: discord.Thread | None = None,
+    ) -> None:
+        """Tell the actor how it went (ephemeral) and post the turn in the game's thread (``thread`` when the
+        caller knows it: the command was typed there), with the ``nonce`` its commit marked it with, if any."""
         if not result.ok:
             await reply(interaction, result.message)
             return
         problems: list[str] = []
         if result.game_id is not None and result.state is not None:
-            posted = await self.front.post_turn(result)
+            posted = await self.front.post_turn(result, thread, nonce=nonce)
             problems = posted.problems
             where = f" in {posted.thread.mention}" if posted.thread is not None else ""
             note = f"Done{where}." if posted.message is not None or posted.thread is None else "Done."
@@ -478,7 +500,7 @@ class GameCommands(commands.Cog):
         if dm is None:
             await reply(interaction, result.message)
             return
-        await self.actions.store.set_setting(player, "notify_dm", dm.value)
+        await self.actions.set_dm_setting(player, dm.value)
         line = f"DMs about your turns are {dm.value}."
         if quiet is None and tz is None and confirm is None:
             await reply(interaction, line)
@@ -661,8 +683,7 @@ def _word_command(cog: GameCommands, word: str, titles: list[str]) -> app_comman
         if game_id is None:
             await reply(interaction, f"which game? Give `game`, or use /{word} in the game's thread")
             return
-        result = await cog.actions.move(game_id, await cog.front.player_id(interaction.user), word)
-        await cog.after_action(interaction, result)
+        await cog.play(interaction, game_id, await cog.front.player_id(interaction.user), word)
 
     command: app_commands.Command[Any, Any, None] = app_commands.Command(
         name=word, description=f"{word.capitalize()} ({', '.join(titles)})", callback=callback

@@ -4,7 +4,10 @@ messages for spectators. No game logic: everything shown comes from a :class:`bo
 
 Posting never undoes a move. The move is committed before anything is posted; when posting fails (missing
 permission, Discord down) the failure is logged for the admin, explained to the player, and the game is marked
-so the board is posted again on the next sweep.
+so the board is posted again on the next sweep. A move's commit itself marks its board as still to be posted,
+and the post carries a nonce Discord enforces (one message per nonce within minutes): a process that dies between
+the commit and the post leaves the mark, another sweep posts the board, and a post that did go out just before
+the death is not made twice.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,9 +31,15 @@ from data.store import GameRow, NotFoundError, StaleWriteError
 log = logging.getLogger("pbm.discord")
 
 THREAD_ARCHIVE_MINUTES = 10080
-UNPOSTED_KEY = "unposted"
+#: where older versions listed the games whose board post failed (one JSON list; now a mark per game)
+LEGACY_UNPOSTED_KEY = "unposted"
 #: how long one process may hold the repost of a board before another may take it over (seconds)
 REPOST_LEASE = 120.0
+#: seconds after a game's last change before the sweep posts a board its commit marked: until then the process
+#: that made the move may still be posting it
+REPOST_GRACE = 10.0
+#: ends the mark of a board whose post failed: nobody is posting it, the next sweep does
+FAILED = " failed"
 #: what each permission is called in Discord's settings, for messages to users and admins
 PERMISSION_NAMES = {
     "create_public_threads": "Create Public Threads",
@@ -51,6 +61,11 @@ class Posted:
     thread: discord.Thread | None
     message: discord.Message | None
     problems: list[str]
+
+
+def new_nonce() -> str:
+    """A Discord message nonce for one board post: 20 characters (Discord takes up to 25), never repeated."""
+    return secrets.token_hex(10)
 
 
 def render_board(result: Result) -> bytes | None:
@@ -101,7 +116,6 @@ class Front:
         self.store = actions.store
         self.render = render
         self._thread_locks: dict[int, asyncio.Lock] = {}
-        self._unposted_lock = asyncio.Lock()
         self._watchers_lock = asyncio.Lock()
         #: (server, user) pairs this process has recorded as seen (see :meth:`player_id`)
         self._seen: set[tuple[int, int]] = set()
@@ -225,22 +239,30 @@ class Front:
             return Upload(picture_name(result), png), ""
         return None, text_board(result)
 
-    async def post_turn(self, result: Result, thread: discord.Thread | None = None) -> Posted:
+    async def post_turn(
+        self, result: Result, thread: discord.Thread | None = None, *, nonce: str | None = None
+    ) -> Posted:
         """Post what happened, the board, and a ping of ``result.notify`` in the game's thread; DM those who
         opted in; mention or DM spectators. Problems are returned, logged, and the game marked for a repost.
 
         With a board picture the turn is a layout message (:func:`bot.discord.layout.turn_layout`). It is a plain
         message (text, the file, the controls under it) when there is no picture (the board is then text), when
         Discord refuses the picture (Attach Files missing: the text board, and the admin is told), and when
-        Discord refuses the layout itself (logged as an error: the turn still goes out)."""
+        Discord refuses the layout itself (logged as an error: the turn still goes out).
+
+        ``nonce`` is the one the commit marked the board with (see :func:`new_nonce`); without one, a fresh one."""
         problems: list[str] = []
         assert result.game_id is not None
+        marked = nonce is not None
+        nonce = nonce or new_nonce()
         await self.deliver_private(result)
         try:
             thread = thread or await self.game_thread(result.game_id)
         except PostError as exc:
-            return await self._failed(result, [str(exc)])
+            return await self._failed(result, [str(exc)], nonce)
         if thread is None:
+            if marked:
+                await self.store.clear_unposted(result.game_id, (nonce, nonce + FAILED))
             return Posted(None, None, [])
         # players in their quiet hours are told when those end (the actions already left them out of notify)
         pinged = await self.mentions([p for p in result.notify if p not in result.held])
@@ -256,10 +278,10 @@ class Front:
         mentions = discord.AllowedMentions(users=pinged + mention_watchers, everyone=False, roles=False)
         silent = not pinged and not mention_watchers
         try:
-            message = await self._send_turn(thread, result, png, plain, "\n".join(pings), mentions, silent)
+            message = await self._send_turn(thread, result, png, plain, "\n".join(pings), mentions, silent, nonce)
         except discord.Forbidden as exc:
             if png is None or exc.code != 50013:
-                return await self._failed(result, [self._describe(exc, thread)])
+                return await self._failed(result, [self._describe(exc, thread)], nonce)
             # Perhaps only the picture is refused (Attach Files): the turn still goes out, with the board as text.
             try:
                 message = await thread.send(
@@ -267,17 +289,19 @@ class Front:
                     view=move_view(result) or discord.utils.MISSING,
                     allowed_mentions=mentions,
                     silent=silent,
+                    nonce=nonce,
                 )
             except discord.Forbidden as again:
                 lacking = "send_messages_in_threads" if again.code == 50013 else None
                 problem = str(self._missing(again, thread, lacking)) if lacking else self._describe(again, thread)
-                return await self._failed(result, [problem])
+                return await self._failed(result, [problem], nonce)
             except discord.HTTPException as again:
-                return await self._failed(result, [self._describe(again, thread)])
+                return await self._failed(result, [self._describe(again, thread)], nonce)
             problems.append(str(self._missing(exc, thread, "attach_files")) + "; the board is shown as text meanwhile")
         except discord.HTTPException as exc:
-            return await self._failed(result, [self._describe(exc, thread)])
-        await self._clear_unposted(result.game_id)
+            return await self._failed(result, [self._describe(exc, thread)], nonce)
+        # the mark of this post (its commit's, or its failure's); a post nobody marked clears any earlier failure
+        await self.store.clear_unposted(result.game_id, (nonce, nonce + FAILED) if marked else ())
         problems += await self._direct_messages(result, watchers)
         return Posted(thread, message, problems)
 
@@ -290,13 +314,15 @@ class Front:
         pings: str,
         mentions: discord.AllowedMentions,
         silent: bool,
+        nonce: str,
     ) -> discord.Message:
         """The turn message: a layout with the picture, else plain with the text board. A layout Discord refuses
-        (400) is sent again as a plain message with the picture, so a turn is never lost to its presentation."""
+        (400) is sent again as a plain message with the picture, so a turn is never lost to its presentation; a
+        refused message was never made, so its retry keeps the nonce."""
         view = move_view(result) or discord.utils.MISSING
         if png is None:
             return await thread.send(
-                with_text_board(plain, result), view=view, allowed_mentions=mentions, silent=silent
+                with_text_board(plain, result), view=view, allowed_mentions=mentions, silent=silent, nonce=nonce
             )
         name = picture_name(result)
         try:
@@ -305,6 +331,7 @@ class Front:
                 file=picture(result, png),
                 allowed_mentions=mentions,
                 silent=silent,
+                nonce=nonce,
             )
         except discord.HTTPException as exc:
             if exc.status != 400:
@@ -316,7 +343,7 @@ class Front:
                 exc.text,
             )
         return await thread.send(
-            plain[:2000], file=picture(result, png), view=view, allowed_mentions=mentions, silent=silent
+            plain[:2000], file=picture(result, png), view=view, allowed_mentions=mentions, silent=silent, nonce=nonce
         )
 
     # ---- notifications -------------------------------------------------------------------------------------
@@ -325,11 +352,11 @@ class Front:
         """DM the player to move (when they opted in) and DM-mode spectators; closed DMs are remembered and
         that player is only pinged in the thread from then on."""
         problems = []
-        targets = [p for p in result.notify if await self.store.get_setting(p, "notify_dm") == "on"]
+        targets = [p for p in result.notify if await self.actions.dm_setting(p) == "on"]
         for player in targets:
             uid = await self.store.discord_id_of(player)
             if uid is not None and not await self._dm(uid, f"Your move in game {result.game_id}:\n{result.message}"):
-                await self.store.set_setting(player, "notify_dm", "closed")
+                await self.actions.set_dm_setting(player, "closed")
                 problems.append(f"{player} does not accept DMs; they are pinged in the thread instead")
         for uid, mode in watchers.items():
             if mode == "dm" and not await self._dm(int(uid), f"Game {result.game_id}:\n{result.message}"):
@@ -363,7 +390,7 @@ class Front:
         if notice.game_id is None:
             for player in notice.ping:
                 uid = await self.store.discord_id_of(player)
-                if uid is not None and await self.store.get_setting(player, "notify_dm") == "on":
+                if uid is not None and await self.actions.dm_setting(player) == "on":
                     await self._dm(uid, notice.text)
             return
         await self.tell(notice.game_id, notice.text, notice.ping, dm_is_enough=notice.kind in ("warning", "reminder"))
@@ -378,11 +405,11 @@ class Front:
             uid = await self.store.discord_id_of(player)
             if uid is None:
                 continue
-            if await self.store.get_setting(player, "notify_dm") == "on":
+            if await self.actions.dm_setting(player) == "on":
                 if await self._dm(uid, text):
                     told_by_dm += 1
                     continue
-                await self.store.set_setting(player, "notify_dm", "closed")
+                await self.actions.set_dm_setting(player, "closed")
             mentioned.append((player, uid))
         if dm_is_enough and players and told_by_dm == len(set(players)):
             return
@@ -491,46 +518,52 @@ class Front:
             return "attach_files"
         return "send_messages_in_threads_or_attach_files"
 
-    async def _failed(self, result: Result, problems: list[str]) -> Posted:
+    async def _failed(self, result: Result, problems: list[str], nonce: str) -> Posted:
         assert result.game_id is not None
-        await self.mark_unposted(result.game_id)
+        await self.mark_unposted(result.game_id, nonce)
         return Posted(None, None, problems)
 
-    async def mark_unposted(self, game_id: int) -> None:
-        """Remember that a game's current board still has to be posted (see :meth:`repost_pending`)."""
-        async with self._unposted_lock:
-            pending = await self._unposted()
-            if game_id not in pending:
-                pending.append(game_id)
-                await self.store.set_meta(UNPOSTED_KEY, json.dumps(pending))
+    async def mark_unposted(self, game_id: int, nonce: str | None = None) -> None:
+        """Remember that a game's current board still has to be posted: its post failed (see
+        :meth:`repost_pending`); ``nonce`` is the one the failed post carried, if it got that far."""
+        await self.store.mark_unposted(game_id, (nonce or new_nonce()) + FAILED)
 
-    async def _unposted(self) -> list[int]:
-        raw = await self.store.get_meta(UNPOSTED_KEY)
-        return [int(g) for g in json.loads(raw)] if raw else []
-
-    async def _clear_unposted(self, game_id: int) -> None:
-        async with self._unposted_lock:
-            pending = await self._unposted()
-            if game_id in pending:
-                pending.remove(game_id)
-                await self.store.set_meta(UNPOSTED_KEY, json.dumps(pending))
-
-    async def repost_pending(self) -> int:
-        """Post the current board of every game whose last post failed; returns how many succeeded."""
+    async def repost_pending(self, *, grace: float = REPOST_GRACE) -> int:
+        """Post the current board of every game whose post failed, or whose move was committed ``grace`` seconds
+        ago or more and never posted (the process that made it died); returns how many went out. Each repost
+        carries the nonce of the post it replaces, so a post that did reach Discord is not repeated."""
+        await self._adopt_legacy_list()
         done = 0
-        for game_id in await self._unposted():
+        for game_id, mark in await self.store.unposted_boards():
+            nonce = mark.removesuffix(FAILED)
             # several bot processes may sweep at once: one of them posts each board
             claim = f"reposting:{game_id}"
             if not await self.store.claim_meta(claim, now=time.time(), lease=REPOST_LEASE):
                 continue
             try:
+                try:
+                    row = await self.store.load_game(game_id)
+                except NotFoundError:
+                    await self.store.clear_unposted(game_id, (mark,))
+                    continue
+                if mark == nonce and self.store.now() - row.updated_at < grace:
+                    continue  # its move is moments old: the process that made it may be posting it now
                 shown = await self.actions.show(game_id)
                 if not shown.ok or shown.state is None:
-                    await self._clear_unposted(game_id)
+                    await self.store.clear_unposted(game_id, (mark,))
                     continue
                 shown.notify = [shown.to_move] if shown.to_move else []
-                posted = await self.post_turn(shown)
+                posted = await self.post_turn(shown, nonce=nonce)
                 done += posted.message is not None
             finally:
                 await self.store.release_meta(claim)
         return done
+
+    async def _adopt_legacy_list(self) -> None:
+        """Games an older version listed as unposted (one JSON list) become marks of their own."""
+        raw = await self.store.get_meta(LEGACY_UNPOSTED_KEY)
+        if raw is None:
+            return
+        for game_id in json.loads(raw):
+            await self.mark_unposted(int(game_id))
+        await self.store.release_meta(LEGACY_UNPOSTED_KEY)

@@ -6,7 +6,9 @@ The SQL that differs between the two is in :mod:`data.store.dialect` (``self._sq
 written once. Writes run in transactions serialised by a lock, so two coroutines never share a transaction. On
 SQLite they are ``BEGIN IMMEDIATE``, so two processes never interleave one; on PostgreSQL (READ COMMITTED) every
 guarded write is an ``UPDATE ... WHERE log_length = ?`` or a ``DELETE ... WHERE id = ?`` whose row count is
-checked, and a row lock makes the second of two writers re-read the row, find it changed, and write nothing.
+checked, and a row lock makes the second of two writers re-read the row, find it changed, and write nothing. A read
+waits while another coroutine's transaction is open on the shared connection: it would see that transaction half
+done.
 
 The move log is append-only and is the source of truth; ``games.snapshot`` is a cache of the state after the last
 logged action, so loading a game costs the same at move 10 and at move 10,000.
@@ -42,6 +44,9 @@ if TYPE_CHECKING:
 MAX_GAME_ID = 2**63 - 1
 #: values per row of ``game_memory``: appending rewrites at most one chunk of this many values
 MEMORY_CHUNK = 256
+#: the meta rows ``unposted:<game>`` mark boards still to be posted; every such key sorts below ``UNPOSTED_END``
+UNPOSTED_PREFIX = "unposted:"
+UNPOSTED_END = "unposted;"
 
 
 #: pbm's data tables, parents first, each with the columns of its primary key (the order rows are copied in)
@@ -221,13 +226,25 @@ class CoreStore:
     context manager or call :meth:`close`."""
 
     def __init__(self, connection: Connection, write_lock: Any, dialect: Dialect = SQLITE) -> None:
-        self._db = connection
+        #: the connection itself: for transactions, and for whoever holds the write lock
+        self._conn = connection
+        #: the connection as reads outside transactions use it (see :class:`_ReadsBetweenTransactions`); the
+        #: console's direct connection runs one command at a time and needs no guard
+        self._db: Any = connection if isinstance(connection, DirectConnection) else _ReadsBetweenTransactions(self)
         self._write_lock = write_lock
+        #: the task holding the write lock (its reads go straight to the connection)
+        self._holder: object = None
         #: the SQL that differs between SQLite and PostgreSQL
         self._sql = dialect
         self.path = ":memory:"
         #: the time rows are stamped with; the actions give the store their one injectable clock
         self.now: Callable[[], float] = time.time
+        # Lookups that never change once found, kept for the life of the connection: a player's Discord id is set
+        # once and never replaced (see ensure_player), and a Discord thread belongs to one game for good (a game
+        # whose thread was deleted gets a new one, with a new id). Misses are not kept: the row may come later.
+        self._player_of_discord_id: dict[int, str] = {}
+        self._discord_id_of_player: dict[str, int] = {}
+        self._game_of_thread: dict[int, int] = {}
 
     @classmethod
     async def open(cls, path: str | Path, *, backup_before_migrating: bool = True, direct: bool = False) -> Self:
@@ -316,7 +333,7 @@ class CoreStore:
         return store
 
     async def close(self) -> None:
-        await self._db.close()
+        await self._conn.close()
 
     async def __aenter__(self) -> Self:
         return self
@@ -325,19 +342,49 @@ class CoreStore:
         await self.close()
 
     @asynccontextmanager
+    async def _holding(self) -> AsyncIterator[None]:
+        """The write lock, held by this task: other coroutines' reads wait until it is released, this task's go
+        straight to the connection."""
+        async with self._write_lock:
+            if isinstance(self._conn, DirectConnection):
+                yield
+                return
+            import asyncio
+
+            self._holder = asyncio.current_task()
+            try:
+                yield
+            finally:
+                self._holder = None
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
-        async with self._write_lock:
+        async with self._holding():
             await self._begin()
             try:
-                yield self._db
+                yield self._conn
             except BaseException as exc:
-                await self._db.execute("ROLLBACK")
+                await self._conn.execute("ROLLBACK")
                 if isinstance(exc, self._sql.conflicts):
                     raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
                 raise
             try:
-                await self._db.execute("COMMIT")
+                await self._conn.execute("COMMIT")
+            except self._sql.conflicts as exc:
+                raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
+
+    async def write(self, sql: str, parameters: Sequence[Any] = ()) -> int:
+        """One write statement on its own; the number of rows it changed. On PostgreSQL a lone statement commits
+        by itself, so it is sent alone (no ``BEGIN`` and ``COMMIT`` round trips), under the write lock so it never
+        lands inside another coroutine's transaction; on SQLite it is a transaction like any write (``BEGIN
+        IMMEDIATE`` is what waits for another process's write lock)."""
+        if self._sql.is_sqlite:
+            async with self.transaction() as db:
+                return (await db.execute(sql, parameters)).rowcount
+        async with self._holding():
+            try:
+                return (await self._conn.execute(sql, parameters)).rowcount
             except self._sql.conflicts as exc:
                 raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
 
@@ -347,8 +394,8 @@ class CoreStore:
         its steps) from before another process's commit; the read ends within moments, so the bot's connection
         tries again, for as long as the busy timeout would have waited. The console's direct connection is used
         by one command at a time and never meets this; PostgreSQL waits for locks by itself."""
-        if isinstance(self._db, DirectConnection) or self._sql.name != "sqlite":
-            await self._db.execute(self._sql.begin)
+        if isinstance(self._conn, DirectConnection) or self._sql.name != "sqlite":
+            await self._conn.execute(self._sql.begin)
             return
         import asyncio
 
@@ -356,7 +403,7 @@ class CoreStore:
         pause = 0.001
         while True:
             try:
-                await self._db.execute(self._sql.begin)
+                await self._conn.execute(self._sql.begin)
                 return
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or time.monotonic() >= deadline:
@@ -533,14 +580,14 @@ class CoreStore:
     @asynccontextmanager
     async def _read_snapshot(self) -> AsyncIterator[None]:
         """A read transaction: every read in it sees one committed state of the database."""
-        async with self._write_lock:
-            await self._db.execute(
+        async with self._holding():
+            await self._conn.execute(
                 "BEGIN" if self._sql.is_sqlite else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
             )
             try:
                 yield
             finally:
-                await self._db.execute("ROLLBACK")
+                await self._conn.execute("ROLLBACK")
 
     async def game_ids(self) -> list[int]:
         async with self._db.execute("SELECT id FROM games ORDER BY id") as cursor:
@@ -555,22 +602,33 @@ class CoreStore:
 
     async def ensure_player(self, player_id: str, discord_id: int | None = None) -> None:
         """Record a player the first time they appear (and their Discord id once known)."""
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO players (id, discord_id, created_at) VALUES (?, ?, ?) "
-                "ON CONFLICT(id) DO UPDATE SET discord_id = COALESCE(players.discord_id, excluded.discord_id)",
-                (player_id, discord_id, self.now()),
-            )
+        await self.write(
+            "INSERT INTO players (id, discord_id, created_at) VALUES (?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET discord_id = COALESCE(players.discord_id, excluded.discord_id)",
+            (player_id, discord_id, self.now()),
+        )
 
     async def player_by_discord_id(self, discord_id: int) -> str | None:
+        known = self._player_of_discord_id.get(discord_id)
+        if known is not None:
+            return known
         async with self._db.execute("SELECT id FROM players WHERE discord_id = ?", (discord_id,)) as cursor:
             row = await cursor.fetchone()
-        return None if row is None else str(row[0])
+        if row is None:
+            return None
+        self._player_of_discord_id[discord_id] = str(row[0])
+        return str(row[0])
 
     async def discord_id_of(self, player_id: str) -> int | None:
+        known = self._discord_id_of_player.get(player_id)
+        if known is not None:
+            return known
         async with self._db.execute("SELECT discord_id FROM players WHERE id = ?", (player_id,)) as cursor:
             row = await cursor.fetchone()
-        return None if row is None or row[0] is None else int(row[0])
+        if row is None or row[0] is None:
+            return None
+        self._discord_id_of_player[player_id] = int(row[0])
+        return int(row[0])
 
     # ---- games ---------------------------------------------------------------------------------------------
 
@@ -659,6 +717,7 @@ class CoreStore:
         clock: ClockWrite | None = None,
         memory_reset: bool = False,
         rating: RatingWrite | None = None,
+        unposted: str | None = None,
     ) -> list[RatingChange]:
         """Append ``entries`` to the log and replace the snapshot, atomically, only if the log still has
         ``expected_log_length`` rows; otherwise raise :class:`StaleWriteError` and write nothing.
@@ -667,28 +726,37 @@ class CoreStore:
         (and the timer it names claimed: see :class:`ClockWrite`). ``memory_reset`` replaces the memory with
         ``memory_append`` (a move taken back takes the positions it made with it). ``rating`` rates the game
         these actions finished, in the same transaction (see :mod:`data.store.rate`); what it changed is
-        returned (nothing when no game was rated)."""
+        returned (nothing when no game was rated). ``unposted`` marks the new board as still to be posted, in
+        the same transaction (see :meth:`mark_unposted`): a process that dies between the commit and the post
+        leaves the mark to be found."""
         now = self.now()
+        values: list[Any] = [
+            _dumps(snapshot),
+            move_number,
+            len(entries),
+            status,
+            to_move,
+            None if outcome is None else _dumps(outcome),
+            now,
+        ]
+        clock_columns = ""
+        if clock is not None:  # the clock goes in the same statement as the rest of the game's row
+            clock_columns = ", clock = ?, deadline = ?"
+            values += [None if clock.clock is None else _dumps(clock.clock), clock.deadline]
         async with self.transaction() as db:
+            if unposted is not None:
+                await db.execute(SET_META, (f"{UNPOSTED_PREFIX}{game_id}", unposted))
             if clock is not None:
-                await _write_clock(db, game_id, clock)
+                await _claim_clock_timer(db, game_id, clock)
             cursor = await db.execute(
                 "UPDATE games SET snapshot = ?, move_number = ?, log_length = log_length + ?, status = ?, to_move = ?,"
-                " outcome = ?, updated_at = ? WHERE id = ? AND log_length = ?",
-                (
-                    _dumps(snapshot),
-                    move_number,
-                    len(entries),
-                    status,
-                    to_move,
-                    None if outcome is None else _dumps(outcome),
-                    now,
-                    game_id,
-                    expected_log_length,
-                ),
+                f" outcome = ?, updated_at = ?{clock_columns} WHERE id = ? AND log_length = ?",
+                (*values, game_id, expected_log_length),
             )
             if cursor.rowcount != 1:
                 raise StaleWriteError(f"game {game_id} changed while this action was being made")
+            if clock is not None and clock.timer_at is not None:
+                await insert_timer(db, clock.timer_at, "clock", game_id=game_id)
             await db.executemany(
                 "INSERT INTO moves (game_id, seq, number, player_id, text, events, auto, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -742,16 +810,21 @@ class CoreStore:
         self, game_id: int, guild_id: int | None, channel_id: int | None, thread_id: int | None
     ) -> None:
         """Remember where a game lives in Discord."""
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE games SET guild_id = ?, channel_id = ?, thread_id = ? WHERE id = ?",
-                (guild_id, channel_id, thread_id, game_id),
-            )
+        await self.write(
+            "UPDATE games SET guild_id = ?, channel_id = ?, thread_id = ? WHERE id = ?",
+            (guild_id, channel_id, thread_id, game_id),
+        )
 
     async def game_by_thread(self, thread_id: int) -> int | None:
+        known = self._game_of_thread.get(thread_id)
+        if known is not None:
+            return known
         async with self._db.execute("SELECT id FROM games WHERE thread_id = ?", (thread_id,)) as cursor:
             row = await cursor.fetchone()
-        return None if row is None else int(row[0])
+        if row is None:
+            return None
+        self._game_of_thread[thread_id] = int(row[0])
+        return int(row[0])
 
     async def log(self, game_id: int) -> list[LogRow]:
         """The whole move log of a game, in order."""
@@ -1034,12 +1107,11 @@ class CoreStore:
         return default if row is None else str(row[0])
 
     async def set_setting(self, player_id: str, key: str, value: str) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO settings (player_id, key, value) VALUES (?, ?, ?)"
-                " ON CONFLICT(player_id, key) DO UPDATE SET value = excluded.value",
-                (player_id, key, value),
-            )
+        await self.write(
+            "INSERT INTO settings (player_id, key, value) VALUES (?, ?, ?)"
+            " ON CONFLICT(player_id, key) DO UPDATE SET value = excluded.value",
+            (player_id, key, value),
+        )
 
     async def get_meta(self, key: str) -> str | None:
         async with self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cursor:
@@ -1047,11 +1119,37 @@ class CoreStore:
         return None if row is None else str(row[0])
 
     async def set_meta(self, key: str, value: str) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
+        await self.write(SET_META, (key, value))
+
+    # ---- boards still to be posted ---------------------------------------------------------------------------
+
+    async def mark_unposted(self, game_id: int, mark: str) -> None:
+        """Remember that the game's current board is still to be posted; ``mark`` is the front's note on it (the
+        Discord nonce its post carries, so that a post that did go out before a crash is not made twice)."""
+        await self.set_meta(f"{UNPOSTED_PREFIX}{game_id}", mark)
+
+    async def clear_unposted(self, game_id: int, marks: Sequence[str] = ()) -> None:
+        """The game's board was posted: forget its mark, or only a mark that holds one of ``marks`` (the marks of
+        that post), so a newer board marked meanwhile stays marked."""
+        key = f"{UNPOSTED_PREFIX}{game_id}"
+        if not marks:
+            await self.write("DELETE FROM meta WHERE key = ?", (key,))
+        else:
+            places = ", ".join("?" for _ in marks)
+            await self.write(f"DELETE FROM meta WHERE key = ? AND value IN ({places})", (key, *marks))
+
+    async def unposted_boards(self) -> list[tuple[int, str]]:
+        """Every game whose board is still to be posted, with its mark, by game number."""
+        async with self._db.execute(
+            "SELECT key, value FROM meta WHERE key >= ? AND key < ?", (UNPOSTED_PREFIX, UNPOSTED_END)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        found = []
+        for key, value in rows:
+            number = str(key)[len(UNPOSTED_PREFIX) :]
+            if number.isdigit():
+                found.append((int(number), str(value)))
+        return sorted(found)
 
     async def claim_meta(self, key: str, *, unless: tuple[str, str] | None = None, now: float, lease: float) -> bool:
         """Claim the job named ``key`` for ``lease`` seconds, atomically over every process on this database: true
@@ -1073,8 +1171,78 @@ class CoreStore:
 
     async def release_meta(self, key: str) -> None:
         """End a claim taken by :meth:`claim_meta`."""
-        async with self.transaction() as db:
-            await db.execute("DELETE FROM meta WHERE key = ?", (key,))
+        await self.write("DELETE FROM meta WHERE key = ?", (key,))
+
+
+SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+
+
+class _Rows:
+    """The rows of a read, fetched whole while the read had the connection, behind the cursor API reads use."""
+
+    def __init__(self, rows: list[Any], rowcount: int, lastrowid: int | None) -> None:
+        self._rows = rows
+        self._next = 0
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    async def fetchone(self) -> Any:
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    async def fetchall(self) -> list[Any]:
+        rows, self._next = self._rows[self._next :], len(self._rows)
+        return rows
+
+
+class _ReadsBetweenTransactions:
+    """The store's one connection as reads outside a transaction use it. The bot's coroutines share that
+    connection, so a read issued while another coroutine's transaction is open on it would run inside that
+    transaction: it would see rows not yet committed, or half of a commit (a game's row updated, its move not
+    yet logged), and perhaps rolled back after. A read therefore waits for the write lock (unless its own task
+    holds it) and fetches its rows whole before letting go."""
+
+    def __init__(self, store: CoreStore) -> None:
+        self._store = store
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> _ReadCall:
+        return _ReadCall(self._store, sql, parameters)
+
+
+class _ReadCall:
+    """What ``execute`` returns: awaitable (the rows) and an async context manager, as aiosqlite's is."""
+
+    def __init__(self, store: CoreStore, sql: str, parameters: Sequence[Any]) -> None:
+        self._store, self._sql, self._parameters = store, sql, parameters
+
+    def __await__(self):  # type: ignore[no-untyped-def]
+        return self._run().__await__()
+
+    async def __aenter__(self) -> _Rows:
+        return await self._run()
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    async def _run(self) -> _Rows:
+        import asyncio
+
+        store = self._store
+        if store._holder is not None and store._holder is asyncio.current_task():
+            return await self._fetch()
+        async with store._write_lock:
+            return await self._fetch()
+
+    async def _fetch(self) -> _Rows:
+        cursor = await self._store._conn.execute(self._sql, self._parameters)
+        rows = list(await cursor.fetchall())
+        fetched = _Rows(rows, cursor.rowcount, cursor.lastrowid)
+        close = getattr(cursor, "close", None)
+        if close is not None:
+            await close()
+        return fetched
 
 
 def set_clause(**values: Any) -> tuple[str, list[Any]]:
@@ -1091,6 +1259,19 @@ def set_clause(**values: Any) -> tuple[str, list[Any]]:
 
 async def _write_clock(db: Connection, game_id: int, write: ClockWrite) -> None:
     """Claim the game's clock timer (see :class:`ClockWrite`), store its clock, and schedule its next timer."""
+    await _claim_clock_timer(db, game_id, write)
+    await db.execute(
+        "UPDATE games SET clock = ?, deadline = ? WHERE id = ?",
+        (None if write.clock is None else _dumps(write.clock), write.deadline, game_id),
+    )
+    if write.timer_at is not None:
+        await insert_timer(db, write.timer_at, "clock", game_id=game_id)
+
+
+async def _claim_clock_timer(db: Connection, game_id: int, write: ClockWrite) -> None:
+    """Remove the game's clock timer: the one ``write`` claims (:class:`StaleWriteError` if it is gone), or
+    whatever it is when ``write`` claims none. Timers are removed before the game's row is written, by every
+    writer, so two transactions take their locks in the same order."""
     if write.claim is not None:
         cursor = await db.execute(
             "DELETE FROM timers WHERE id = ? AND game_id = ? AND kind = 'clock'", (write.claim, game_id)
@@ -1099,12 +1280,6 @@ async def _write_clock(db: Connection, game_id: int, write: ClockWrite) -> None:
             raise StaleWriteError(f"the clock of game {game_id} changed meanwhile")
     else:
         await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'clock'", (game_id,))
-    await db.execute(
-        "UPDATE games SET clock = ?, deadline = ? WHERE id = ?",
-        (None if write.clock is None else _dumps(write.clock), write.deadline, game_id),
-    )
-    if write.timer_at is not None:
-        await insert_timer(db, write.timer_at, "clock", game_id=game_id)
 
 
 async def insert_timer(

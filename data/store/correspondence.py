@@ -155,17 +155,20 @@ class CorrespondenceStore(CoreStore):
                 (player_id, vacation.balance, vacation.as_of, vacation.since),
             )
 
-    async def player_time(self, player_id: str) -> tuple[str | None, str | None, bool]:
-        """What a player's clocks depend on, in one query: their time zone and quiet hours settings (``None`` when
-        unset) and whether they are on vacation."""
+    async def player_settings(self, player_id: str) -> tuple[str | None, str | None, bool, str | None, str | None]:
+        """What a player's clocks depend on and how they want their turns handled, in one query: their time zone
+        and quiet hours settings, whether they are on vacation, and their ``confirm`` and ``notify_dm`` settings
+        (``None`` when unset)."""
         async with self._db.execute(
             "SELECT (SELECT value FROM settings WHERE player_id = ? AND key = 'tz'),"
             " (SELECT value FROM settings WHERE player_id = ? AND key = 'quiet'),"
-            " EXISTS (SELECT 1 FROM vacations WHERE player_id = ? AND since IS NOT NULL)",
-            (player_id, player_id, player_id),
+            " EXISTS (SELECT 1 FROM vacations WHERE player_id = ? AND since IS NOT NULL),"
+            " (SELECT value FROM settings WHERE player_id = ? AND key = 'confirm'),"
+            " (SELECT value FROM settings WHERE player_id = ? AND key = 'notify_dm')",
+            (player_id,) * 5,
         ) as cursor:
             row = await cursor.fetchone()
-        return row[0], row[1], bool(row[2])
+        return row[0], row[1], bool(row[2]), row[3], row[4]
 
     # ---- proposals -----------------------------------------------------------------------------------------
 

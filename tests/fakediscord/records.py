@@ -175,6 +175,8 @@ class Fault:
     #: for a 429: "user" (a route's limit) or "global" (every route), and whether the bucket headers come with it
     scope: str = "user"
     bucket_headers: bool = True
+    #: requests wait until this is set (see :meth:`FakeDiscord.hold`)
+    gate: Any = None
 
     def matches(self, route: str, params: dict[str, str]) -> bool:
         """Whether a request to ``route`` with ``params`` is covered and still due (route "*": every route)."""

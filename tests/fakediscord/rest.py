@@ -69,7 +69,7 @@ def interaction(
     autocomplete, 5 modal submit; ``clicked``: the message of the component), so its routes answer."""
     record = Interaction(p.snowflake(), f"token{len(fake.interactions)}", kind, user, channel, {}, fake._now())
     record.clicked_id = clicked
-    fake.interactions[record.id] = record
+    fake.record_interaction(record)
     return record
 
 

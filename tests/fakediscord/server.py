@@ -10,7 +10,8 @@ Facts reproduced from Discord because discord.py depends on them: a JSON reply's
 ``application/json``; a 429 carries a ``Via`` header and ``retry_after``; the interaction callback answers
 ``?with_response=1`` with the created message so views bind to its id; the first followup after a deferred
 ("thinking") reply replaces that reply and pings nobody; a thread started from a message shares its id; a message
-sent to an archived, unlocked thread unarchives it; an interaction not answered within 3 s is unknown.
+sent to an archived, unlocked thread unarchives it; an interaction not answered within 3 s is unknown; a message
+posted with ``enforce_nonce`` and a nonce used in the last five minutes is not created again (the first is returned).
 
 Refused as Discord refuses them (see also :mod:`tests.fakediscord.limits`, :mod:`tests.fakediscord.components`,
 :mod:`tests.fakediscord.commands`): a response type that does not fit the interaction (400/50035 at ``type``), a
@@ -40,6 +41,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from tests.fakediscord import multipart
 from tests.fakediscord import payloads as p
 from tests.fakediscord.commands import check_commands
 from tests.fakediscord.gateway import (
@@ -78,6 +80,8 @@ TOKEN_LIFETIME = 15 * 60
 #: 9 modal, 12 launch activity
 _CALLBACKS = {2: (4, 5, 9, 12), 3: (4, 5, 6, 7, 9, 12), 4: (8,), 5: (4, 5)}
 _MODAL_FROM_COMPONENT = (4, 5, 6, 7)
+#: how long Discord remembers a message's nonce for ``enforce_nonce`` ("the past few minutes")
+NONCE_WINDOW = 300.0
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -140,6 +144,11 @@ class FakeDiscord:
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.syncs: list[CommandSync] = []
         self.interactions: dict[int, Interaction] = {}
+        self._by_token: dict[str, Interaction] = {}
+        #: the message id and loop time of every message created with ``enforce_nonce``, by its nonce
+        self._nonces: dict[str, tuple[int, float]] = {}
+        #: callables told of every message the bot creates or edits (see :meth:`watch`)
+        self._watchers: list[Callable[[Message], None]] = []
         self.requests: list[Request] = []
         self.unhandled: list[str] = []
         self.faults: list[Fault] = []
@@ -233,6 +242,27 @@ class FakeDiscord:
         """Make an existing user a member of another guild too."""
         self.guilds[guild_id].members[user_id] = p.member(self.users[user_id], joined=p.iso_now())
 
+    async def add_thread(self, channel_id: int, name: str, members: list[int]) -> int:
+        """A public thread the bot made earlier under text channel ``channel_id``, with ``members`` added: the world
+        of a test that starts with games already under way (their threads arrive with GUILD_CREATE)."""
+        parent = self.channels[channel_id]
+        tid = p.snowflake()
+        data = p.thread(
+            tid, parent, self.application_id, name, private=False, auto_archive=parent["default_auto_archive_duration"]
+        )
+        data["member_count"] = len(members) + 1
+        self._add_thread(data, Thread(tid, channel_id, name, None, False, list(members)))
+        await self._dispatch_all("THREAD_CREATE", {**data, "newly_created": True})
+        return tid
+
+    def _add_thread(self, data: dict[str, Any], thread: Thread) -> None:
+        self.channels[thread.id] = data
+        self.channel_messages[thread.id] = []
+        self.threads[thread.id] = thread
+        guild = self._guild_of(thread.id)
+        if guild is not None:
+            guild.channel_ids.append(thread.id)
+
     def open_dm(self, user_id: int) -> int:
         """The id of the DM channel between the bot and ``user_id`` (opened if needed), where that user can type
         slash commands."""
@@ -283,6 +313,14 @@ class FakeDiscord:
     def delay(self, route: str, seconds: float, *, times: int | None = None, **params: int) -> None:
         """Hold requests to ``route`` for ``seconds`` before serving them normally."""
         self._plan(route, None, None, "", 0.0, seconds, times, params)
+
+    def hold(self, route: str, *, times: int | None = 1, **params: int) -> asyncio.Event:
+        """Hold requests to ``route`` until the returned event is set, then serve them normally: a bot kept
+        waiting at a chosen step (its acknowledgement, say) while the test does something else."""
+        self._plan(route, None, None, "", 0.0, 0.0, times, params)
+        gate = asyncio.Event()
+        self.faults[-1].gate = gate
+        return gate
 
     def clear_faults(self) -> None:
         """Forget every planned fault."""
@@ -373,6 +411,15 @@ class FakeDiscord:
         except TimeoutError:
             raise TimeoutError(f"fake Discord: no {what} within {timeout} s") from None
 
+    def watch(self, callback: Callable[[Message], None]) -> None:
+        """Call ``callback`` with every message the bot creates or edits, as it happens: for a driver that follows
+        thousands of threads at once, where a :meth:`wait_for` per thread would re-check them all on every change."""
+        self._watchers.append(callback)
+
+    def _told(self, message: Message) -> None:
+        for callback in self._watchers:
+            callback(message)
+
     async def wait_connected(self, timeout: float = 5.0, *, shard: int | None = None) -> GatewaySession:
         """The newest gateway session once it has received READY and every GUILD_CREATE (of shard ``shard``, when
         given)."""
@@ -429,6 +476,11 @@ class FakeDiscord:
         return await self.wait_for(extra, timeout, f"followup {index} of interaction {interaction.id}")
 
     # ------------------------------------------------------------------------------------------- interactions
+
+    def record_interaction(self, record: Interaction) -> None:
+        """Know an interaction, so its callback and webhook routes answer (what dispatching one does)."""
+        self.interactions[record.id] = record
+        self._by_token[record.token] = record
 
     async def slash(
         self, user_id: int, channel_id: int, name: str, options: dict[str, Any] | None = None
@@ -555,10 +607,9 @@ class FakeDiscord:
         if session is None:
             where = f"guild {guild.id}" if guild is not None else "DMs"
             raise RuntimeError(f"no bot connected to the fake gateway receives the events of {where}")
-        iid = p.snowflake()
-        record = Interaction(iid, secrets.token_urlsafe(24), kind, user_id, channel_id, data, self._now())
+        record = Interaction(p.snowflake(), secrets.token_urlsafe(24), kind, user_id, channel_id, data, self._now())
         record.clicked_id = int(message["id"]) if message is not None else None
-        self.interactions[iid] = record
+        self.record_interaction(record)
         payload = self._interaction_payload(record, message)
         await session.dispatch("INTERACTION_CREATE", payload)
         return record
@@ -751,6 +802,8 @@ class FakeDiscord:
             # interaction routes are outside the global limit (their token authorises them, not the bot's)
             if fault.matches(key, params) and (needs_token or fault.route != "*"):
                 fault.hits += 1
+                if fault.gate is not None:
+                    await fault.gate.wait()
                 if fault.delay:
                     await asyncio.sleep(fault.delay)
                 if fault.status == 429:
@@ -787,7 +840,8 @@ class FakeDiscord:
 
     @staticmethod
     async def _peek_json(request: web.Request) -> Any:
-        if request.content_type == "application/json" and request.body_exists:
+        json_body = request.headers.get("Content-Type", "").split(";")[0].strip() == "application/json"
+        if json_body and request.body_exists:
             return json.loads(await request.read() or b"null")
         return None
 
@@ -917,12 +971,12 @@ class FakeDiscord:
     def _interaction_by_token(self, token: str) -> Interaction:
         """The interaction a webhook route names; after :data:`TOKEN_LIFETIME` its token is refused, as Discord
         refuses followups and edits of the original response 15 minutes after the interaction."""
-        for record in self.interactions.values():
-            if record.token == token:
-                if self._now() - record.sent_at > TOKEN_LIFETIME:
-                    raise ApiError(401, 50027, "Invalid Webhook Token")
-                return record
-        raise ApiError(404, 10015, "Unknown Webhook")
+        record = self._by_token.get(token)
+        if record is None:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        if self._now() - record.sent_at > TOKEN_LIFETIME:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        return record
 
     async def _callback(self, request: web.Request) -> web.Response:
         record = self.interactions.get(int(request.match_info["interaction_id"]))
@@ -1046,19 +1100,20 @@ class FakeDiscord:
 
     async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], list[Attachment]]:
         """The JSON payload and uploaded files of a JSON or multipart request."""
-        if request.content_type != "multipart/form-data":
-            raw = await request.read()
+        content_type = request.headers.get("Content-Type", "")
+        raw = await request.read()
+        if not content_type.startswith("multipart/form-data"):
             return (json.loads(raw) if raw else {}), []
-        form = await request.post()
-        body = json.loads(str(form.get("payload_json") or "{}"))
+        form = multipart.parts(raw, content_type)
+        fields = {part.name: part for part in form}
+        body = json.loads(fields["payload_json"].data) if "payload_json" in fields else {}
         described = {str(a.get("id")): a for a in body.get("attachments") or []}
         files = []
-        for key, value in form.items():
-            if isinstance(value, web.FileField):
-                index = key.removeprefix("files[").removesuffix("]")
-                data = value.file.read()
+        for part in form:
+            if part.filename is not None:
+                index = part.name.removeprefix("files[").removesuffix("]")
                 desc = described.get(index, {}).get("description")
-                files.append(Attachment(value.filename, data, value.content_type, desc))
+                files.append(Attachment(part.filename, part.data, part.content_type, desc))
         return body, files
 
     def _channel(self, channel_id: int) -> dict[str, Any]:
@@ -1113,6 +1168,8 @@ class FakeDiscord:
         payload = p.message(mid, channel, self.bot_user, body, cdn_files)
         if payload["flags"] & p.IS_COMPONENTS_V2:
             payload["components"] = p.layout_components(payload["components"], cdn_files)
+        if body.get("nonce") is not None:
+            payload["nonce"] = body["nonce"]
         content = p.shown_text(payload)
         payload["mentions"] = [self.users[u] for u in p.mentioned_ids(content) if u in self.users]
         if record is not None:
@@ -1152,6 +1209,7 @@ class FakeDiscord:
         if record is not None:
             record.messages.append(message)
         channel["last_message_id"] = str(mid)
+        self._told(message)
         return message
 
     def _may_ping_everyone(self, channel: dict[str, Any]) -> bool:
@@ -1197,6 +1255,7 @@ class FakeDiscord:
             payload["embeds"],
             payload["components"],
         )
+        self._told(message)
 
     async def _post_message(self, request: web.Request) -> web.Response:
         cid = int(request.match_info["channel_id"])
@@ -1204,13 +1263,29 @@ class FakeDiscord:
         body, files = await self._read_body(request)
         self._check_postable(channel, files)
         check_message(body, [f.filename for f in files])
+        earlier = self._same_nonce(body)
+        if earlier is not None:
+            return json_response(earlier.payload)
         meta = channel.get("thread_metadata")
         if meta is not None and meta["archived"]:
             meta["archived"] = False
             await self._dispatch_all("THREAD_UPDATE", channel)
         message = self._store_message(cid, body, files, pings=True)
+        if body.get("enforce_nonce") and body.get("nonce") is not None:
+            self._nonces[str(body["nonce"])] = (message.id, self._now())
         await self._notify()
         return json_response(message.payload)
+
+    def _same_nonce(self, body: dict[str, Any]) -> Message | None:
+        """Discord's ``enforce_nonce``: a message whose nonce the bot used within the last few minutes is not
+        created again; the first one is returned instead (a post retried after a crash appears once)."""
+        if not body.get("enforce_nonce") or body.get("nonce") is None:
+            return None
+        earlier = self._nonces.get(str(body["nonce"]))
+        if earlier is None or self._now() - earlier[1] > NONCE_WINDOW:
+            return None
+        message = self.messages.get(earlier[0])
+        return message if message is not None and not message.deleted else None
 
     def _message(self, request: web.Request) -> Message:
         self._channel(int(request.match_info["channel_id"]))
@@ -1293,12 +1368,7 @@ class FakeDiscord:
             raise ApiError(400, 160004, "A thread has already been created for this message")
         auto_archive = int(body.get("auto_archive_duration") or parent["default_auto_archive_duration"])
         data = p.thread(tid, parent, self.application_id, body["name"], private=private, auto_archive=auto_archive)
-        self.channels[tid] = data
-        self.channel_messages[tid] = []
-        self.threads[tid] = Thread(tid, int(parent["id"]), body["name"], int(starter) if starter else None, private)
-        guild = self._guild_of(tid)
-        if guild is not None:
-            guild.channel_ids.append(tid)
+        self._add_thread(data, Thread(tid, int(parent["id"]), body["name"], int(starter) if starter else None, private))
         await self._dispatch_all("THREAD_CREATE", {**data, "newly_created": True})
         await self._notify()
         return json_response(data, status=201)
