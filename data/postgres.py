@@ -18,25 +18,7 @@ from typing import Any
 
 import asyncpg
 
-
-class Cursor:
-    """The rows of one statement, already read, and how many rows it changed."""
-
-    def __init__(self, rows: list[Any], rowcount: int, lastrowid: int | None) -> None:
-        self._rows = rows
-        self._next = 0
-        self.rowcount = rowcount
-        self.lastrowid = lastrowid
-
-    async def fetchone(self) -> Any:
-        if self._next >= len(self._rows):
-            return None
-        self._next += 1
-        return self._rows[self._next - 1]
-
-    async def fetchall(self) -> list[Any]:
-        rows, self._next = self._rows[self._next :], len(self._rows)
-        return rows
+from data.store.core import FetchedRows as Cursor
 
 
 class _Call:

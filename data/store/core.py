@@ -1177,8 +1177,10 @@ class CoreStore:
 SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
 
 
-class _Rows:
-    """The rows of a read, fetched whole while the read had the connection, behind the cursor API reads use."""
+class FetchedRows:
+    """The rows of a statement, fetched whole while it had the connection, and how many rows it changed, behind
+    the cursor API reads use (a read between transactions here; every PostgreSQL statement, see
+    :mod:`data.postgres`)."""
 
     def __init__(self, rows: list[Any], rowcount: int, lastrowid: int | None) -> None:
         self._rows = rows
@@ -1220,13 +1222,13 @@ class _ReadCall:
     def __await__(self):  # type: ignore[no-untyped-def]
         return self._run().__await__()
 
-    async def __aenter__(self) -> _Rows:
+    async def __aenter__(self) -> FetchedRows:
         return await self._run()
 
     async def __aexit__(self, *exc: object) -> None:
         return None
 
-    async def _run(self) -> _Rows:
+    async def _run(self) -> FetchedRows:
         import asyncio
 
         store = self._store
@@ -1235,10 +1237,10 @@ class _ReadCall:
         async with store._write_lock:
             return await self._fetch()
 
-    async def _fetch(self) -> _Rows:
+    async def _fetch(self) -> FetchedRows:
         cursor = await self._store._conn.execute(self._sql, self._parameters)
         rows = list(await cursor.fetchall())
-        fetched = _Rows(rows, cursor.rowcount, cursor.lastrowid)
+        fetched = FetchedRows(rows, cursor.rowcount, cursor.lastrowid)
         close = getattr(cursor, "close", None)
         if close is not None:
             await close()
