@@ -1,11 +1,16 @@
-"""How the store reaches PostgreSQL: an asyncpg connection behind the small part of aiosqlite's API the store
-uses (:mod:`data.connection` does the same for the standard library's ``sqlite3``).
+"""How the store reaches PostgreSQL: a small pool of asyncpg connections behind the part of aiosqlite's API the
+store uses (:mod:`data.connection` does the same for the standard library's ``sqlite3``).
 
 ``execute(sql, params)`` is awaitable (giving a cursor) and an async context manager; the cursor has
 ``fetchone``, ``fetchall``, ``rowcount`` and ``lastrowid`` (the first column of the first row an
 ``INSERT ... RETURNING id`` gives back). ``?`` placeholders become ``$1..$n``. Rows are read whole when the
-statement runs, so a cursor never holds the connection. Calls are serialised: asyncpg refuses two operations at
-once on one connection, and aiosqlite's worker thread serialises them the same way.
+statement runs, so a cursor never holds a connection.
+
+Why a pool: one connection serialises a process's statements, so every coroutine would wait while one move's
+commit is flushed to disk. With a few connections, a transaction holds one of them (:meth:`PostgresPool.bound`:
+the statements of the task that opened it go there) while the other coroutines' reads and writes take any other.
+Transactions of one process then meet each other exactly as transactions of two processes do, through PostgreSQL's
+row locks, which the store's guarded writes already rely on.
 
 Imported only when a PostgreSQL URL is opened: the console on SQLite never loads asyncpg.
 """
@@ -13,47 +18,67 @@ Imported only when a PostgreSQL URL is opened: the console on SQLite never loads
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import asyncpg
 
 from data.store.core import FetchedRows as Cursor
 
+#: connections per process: enough that reads go on while a commit
+#: is flushed, few enough that many processes fit PostgreSQL's default limit of 100 connections
+DEFAULT_POOL_SIZE = 4
+
 
 class _Call:
     """What ``execute`` returns: awaitable (the cursor) and an async context manager, as in aiosqlite."""
 
-    def __init__(self, connection: PostgresConnection, sql: str, parameters: Sequence[Any], many: bool) -> None:
-        self._connection = connection
+    def __init__(self, pool: PostgresPool, sql: str, parameters: Sequence[Any], many: bool) -> None:
+        self._pool = pool
         self._sql = sql
         self._parameters = parameters
         self._many = many
 
     def __await__(self):  # type: ignore[no-untyped-def]
-        return self._connection._run(self._sql, self._parameters, self._many).__await__()
+        return self._pool._run(self._sql, self._parameters, self._many).__await__()
 
     async def __aenter__(self) -> Cursor:
-        return await self._connection._run(self._sql, self._parameters, self._many)
+        return await self._pool._run(self._sql, self._parameters, self._many)
 
     async def __aexit__(self, *exc: object) -> None:
         return None
 
 
-class PostgresConnection:
-    """aiosqlite's connection API, as far as the store uses it, over one asyncpg connection."""
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """What a connection needs when it goes back to the pool: nothing beyond asyncpg's own rollback of a
+    transaction left open. The store sets no session state, listens to nothing and takes advisory locks only
+    inside transactions, so asyncpg's default reset (``RESET ALL`` and more) would be a wasted round trip on
+    every statement."""
+
+
+class PostgresPool:
+    """aiosqlite's connection API, as far as the store uses it, over a pool of asyncpg connections."""
 
     #: set by the store for SQLite; rows here are asyncpg records, read by index like ``sqlite3.Row``
     row_factory: Any = None
 
-    def __init__(self, raw: asyncpg.Connection) -> None:
+    def __init__(self, raw: asyncpg.Pool) -> None:
         self._raw = raw
-        self._lock = asyncio.Lock()
-        self._translated: dict[str, tuple[str, bool, bool]] = {}
+        #: the connection the current task holds for a transaction, with that task: a task created inside the
+        #: transaction inherits the variable but not the connection (asyncpg refuses two operations at once)
+        self._bound: ContextVar[tuple[asyncio.Task[Any] | None, asyncpg.Connection] | None] = ContextVar(
+            "pbm_bound_connection", default=None
+        )
 
     @classmethod
-    async def connect(cls, url: str) -> PostgresConnection:
-        return cls(await asyncpg.connect(url))
+    async def connect(cls, url: str, size: int = DEFAULT_POOL_SIZE) -> PostgresPool:
+        """The pool, with one connection opened now (so a wrong URL or a server that is down fails here) and up
+        to ``size`` opened as they are needed."""
+        raw = await asyncpg.create_pool(url, min_size=1, max_size=max(1, size), reset=_keep_session)
+        return cls(raw)
 
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> _Call:
         return _Call(self, sql, parameters, many=False)
@@ -64,32 +89,48 @@ class PostgresConnection:
     async def close(self) -> None:
         await self._raw.close()
 
-    def _translate(self, sql: str) -> tuple[str, bool, bool]:
-        """``sql`` with ``$n`` placeholders, whether it gives rows back, and whether it returns a new id."""
-        known = self._translated.get(sql)
-        if known is None:
-            text = to_numbered(sql)
-            head = text.lstrip().split(None, 1)[0].upper() if text.strip() else ""
-            returning = " RETURNING " in text.upper()
-            known = (text, head in ("SELECT", "WITH", "VALUES", "SHOW") or returning, returning)
-            self._translated[sql] = known
-        return known
+    @asynccontextmanager
+    async def bound(self) -> AsyncIterator[None]:
+        """One connection for the current task until the block ends: its transaction's statements, and its reads
+        in between, all go there. Other tasks keep using the rest of the pool."""
+        async with self._raw.acquire() as connection:
+            token = self._bound.set((asyncio.current_task(), connection))
+            try:
+                yield
+            finally:
+                self._bound.reset(token)
 
     async def _run(self, sql: str, parameters: Sequence[Any], many: bool) -> Cursor:
-        text, gives_rows, returning = self._translate(sql)
-        async with self._lock:
-            if many:
-                rows = list(parameters)
-                if rows:
-                    await self._raw.executemany(text, rows)
-                return Cursor([], len(rows), None)
-            if gives_rows:
-                records = await self._raw.fetch(text, *parameters)
-                lastrowid = int(records[0][0]) if returning and records else None
-                return Cursor(records, len(records), lastrowid)
-            status = await self._raw.execute(text, *parameters)
-        last = status.rsplit(" ", 1)[-1] if status else ""
-        return Cursor([], int(last) if last.isdigit() else -1, None)
+        bound = self._bound.get()
+        if bound is not None and bound[0] is asyncio.current_task():
+            return await _run_on(bound[1], sql, parameters, many)
+        async with self._raw.acquire() as connection:
+            return await _run_on(connection, sql, parameters, many)
+
+
+async def _run_on(connection: asyncpg.Connection, sql: str, parameters: Sequence[Any], many: bool) -> Cursor:
+    text, gives_rows, returning = translate(sql)
+    if many:
+        rows = list(parameters)
+        if rows:
+            await connection.executemany(text, rows)
+        return Cursor([], len(rows), None)
+    if gives_rows:
+        records = await connection.fetch(text, *parameters)
+        lastrowid = int(records[0][0]) if returning and records else None
+        return Cursor(records, len(records), lastrowid)
+    status = await connection.execute(text, *parameters)
+    last = status.rsplit(" ", 1)[-1] if status else ""
+    return Cursor([], int(last) if last.isdigit() else -1, None)
+
+
+@functools.lru_cache(maxsize=1024)
+def translate(sql: str) -> tuple[str, bool, bool]:
+    """``sql`` with ``$n`` placeholders, whether it gives rows back, and whether it returns a new id."""
+    text = to_numbered(sql)
+    head = text.lstrip().split(None, 1)[0].upper() if text.strip() else ""
+    returning = " RETURNING " in text.upper()
+    return text, head in ("SELECT", "WITH", "VALUES", "SHOW") or returning, returning
 
 
 def to_numbered(sql: str) -> str:

@@ -1,14 +1,16 @@
 """The core of the store: the connection, migrations, players, games, the move log, challenges, settings.
 
 One :class:`Store` wraps one connection: SQLite through aiosqlite's, or a direct one for the console
-(:mod:`data.connection`), in WAL mode with foreign keys on; or PostgreSQL through asyncpg (:mod:`data.postgres`).
+(:mod:`data.connection`), in WAL mode with foreign keys on; or PostgreSQL through a small pool of asyncpg
+connections (:mod:`data.postgres`).
 The SQL that differs between the two is in :mod:`data.store.dialect` (``self._sql``); every other statement is
-written once. Writes run in transactions serialised by a lock, so two coroutines never share a transaction. On
-SQLite they are ``BEGIN IMMEDIATE``, so two processes never interleave one; on PostgreSQL (READ COMMITTED) every
-guarded write is an ``UPDATE ... WHERE log_length = ?`` or a ``DELETE ... WHERE id = ?`` whose row count is
-checked, and a row lock makes the second of two writers re-read the row, find it changed, and write nothing. A read
-waits while another coroutine's transaction is open on the shared connection: it would see that transaction half
-done.
+written once. On SQLite, writes run in transactions serialised by a lock, so two coroutines never share a
+transaction, and they are ``BEGIN IMMEDIATE``, so two processes never interleave one; a read waits while another
+coroutine's transaction is open on the shared connection: it would see that transaction half done. On PostgreSQL a
+transaction holds a connection of the pool to itself, and reads take another, so they see only what is committed;
+(READ COMMITTED) every guarded write is an ``UPDATE ... WHERE log_length = ?`` or a ``DELETE ... WHERE id = ?``
+whose row count is checked, and a row lock makes the second of two writers, of one process or of two, re-read the
+row, find it changed, and write nothing.
 
 The move log is append-only and is the source of truth; ``games.snapshot`` is a cache of the state after the last
 logged action, so loading a game costs the same at move 10 and at move 10,000.
@@ -36,9 +38,9 @@ from rules.memory import WIDTH, Memory
 if TYPE_CHECKING:
     import aiosqlite
 
-    from data.postgres import PostgresConnection
+    from data.postgres import PostgresPool
 
-    Connection = aiosqlite.Connection | DirectConnection | PostgresConnection
+    Connection = aiosqlite.Connection | DirectConnection | PostgresPool
 
 #: the largest game number SQLite can hold
 MAX_GAME_ID = 2**63 - 1
@@ -229,8 +231,13 @@ class CoreStore:
         #: the connection itself: for transactions, and for whoever holds the write lock
         self._conn = connection
         #: the connection as reads outside transactions use it (see :class:`_ReadsBetweenTransactions`); the
-        #: console's direct connection runs one command at a time and needs no guard
-        self._db: Any = connection if isinstance(connection, DirectConnection) else _ReadsBetweenTransactions(self)
+        #: console's direct connection runs one command at a time and needs no guard, and PostgreSQL's pool gives
+        #: such reads a connection of their own
+        self._db: Any = (
+            _ReadsBetweenTransactions(self)
+            if dialect.is_sqlite and not isinstance(connection, DirectConnection)
+            else connection
+        )
         self._write_lock = write_lock
         #: the task holding the write lock (its reads go straight to the connection)
         self._holder: object = None
@@ -309,13 +316,13 @@ class CoreStore:
     async def _open_postgresql(cls, url: str) -> Self:
         import asyncio
 
-        from data.postgres import PostgresConnection
+        from data.postgres import PostgresPool
         from data.store.dialect import postgresql
 
         dialect = postgresql()
         where = redacted(url)
         try:
-            connection = await PostgresConnection.connect(url)
+            connection = await PostgresPool.connect(url)
         except (*dialect.errors, ValueError) as exc:
             raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
         try:
@@ -343,8 +350,12 @@ class CoreStore:
 
     @asynccontextmanager
     async def _holding(self) -> AsyncIterator[None]:
-        """The write lock, held by this task: other coroutines' reads wait until it is released, this task's go
-        straight to the connection."""
+        """SQLite: the write lock, held by this task: other coroutines' reads wait until it is released, this
+        task's go straight to the connection. PostgreSQL: a connection of the pool, held by this task."""
+        if not self._sql.is_sqlite:
+            async with self._conn.bound():
+                yield
+            return
         async with self._write_lock:
             if isinstance(self._conn, DirectConnection):
                 yield
@@ -376,17 +387,16 @@ class CoreStore:
 
     async def write(self, sql: str, parameters: Sequence[Any] = ()) -> int:
         """One write statement on its own; the number of rows it changed. On PostgreSQL a lone statement commits
-        by itself, so it is sent alone (no ``BEGIN`` and ``COMMIT`` round trips), under the write lock so it never
-        lands inside another coroutine's transaction; on SQLite it is a transaction like any write (``BEGIN
-        IMMEDIATE`` is what waits for another process's write lock)."""
+        by itself, so it is sent alone (no ``BEGIN`` and ``COMMIT`` round trips) on a connection of the pool that
+        no transaction holds; on SQLite it is a transaction like any write (``BEGIN IMMEDIATE`` is what waits for
+        another process's write lock)."""
         if self._sql.is_sqlite:
             async with self.transaction() as db:
                 return (await db.execute(sql, parameters)).rowcount
-        async with self._holding():
-            try:
-                return (await self._conn.execute(sql, parameters)).rowcount
-            except self._sql.conflicts as exc:
-                raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
+        try:
+            return (await self._conn.execute(sql, parameters)).rowcount
+        except self._sql.conflicts as exc:
+            raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
 
     async def _begin(self) -> None:
         """Open a write transaction (SQLite: ``BEGIN IMMEDIATE``). SQLite answers "database is locked" at once,
