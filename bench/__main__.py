@@ -31,6 +31,7 @@ GROUPS = (
     "correspondence",
     "ratings",
     "profile",
+    "ai",
 )
 #: groups run only when named: the load test takes many minutes at full scale
 EXTRA_GROUPS = ("load",)

@@ -1,0 +1,112 @@
+"""Computer players: how fast each level thinks. For the tree-search games, the search's simulations (playouts)
+per second of CPU at each level, on mid-game positions of the default variant; for Backgammon, CPU per decision
+at each level, with gnubg-nn and with the hand-built evaluator.
+
+The positions are reached by seeded random play, so every run measures the same ones. Levels search their
+full effort (the wall-clock safety net is set far out): the numbers say what a move costs, not what the net
+allows. CPU time, so other work on the machine does not inflate them. How strong the levels are is measured by
+``python -m ai.match`` (the strength table in BENCHMARKS.md), not here.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from ai.players import EFFORT, model_for, rng_for
+from ai.search import search
+from bench.common import Row
+from rules import registry
+
+#: random plies played from the start to reach the measured positions (about the middle of a default game)
+MIDGAME_PLIES = {"druid": 30, "drogo": 60, "dragons": 8, "backgammon": 20}
+
+
+def positions(name: str, count: int) -> list[Any]:
+    """``count`` seeded mid-game positions of ``name``'s default variant, two players, each with a move to make."""
+    game = registry.get(name)
+    options = game.parse_options([], 2)
+    found: list[Any] = []
+    seed = 0
+    while len(found) < count:
+        seed += 1
+        state = game.new(options, ["p0", "p1"], seed)
+        rng = random.Random(seed)
+        for _ in range(MIDGAME_PLIES[name]):
+            if state.is_over:
+                break
+            forced = state.forced_move()
+            state.push(forced if forced is not None else rng.choice(list(state.legal_moves)))
+        if not state.is_over and state.forced_move() is None:
+            found.append(state)
+    return found
+
+
+def _search_rows(name: str, quick: bool) -> list[Row]:
+    states = positions(name, 3 if quick else 10)
+    rows = []
+    for level in (1, 2, 3):
+        model = model_for(name, level)
+        simulations = 0
+        cpu = 0.0
+        for index, state in enumerate(states):
+            rng = rng_for(index, state.ply, level)
+            start = time.process_time()
+            _, root = search(state, model, EFFORT[name][level], rng, time.monotonic() + 3600)
+            cpu += time.process_time() - start
+            simulations += root.visits
+        per_move = cpu / len(states)
+        rows.append(
+            Row(
+                "ai",
+                f"{name} level {level}: search simulations/s",
+                simulations / cpu if cpu else 0.0,
+                "/s",
+                note=(
+                    f"{EFFORT[name][level]} playouts a move; {per_move * 1000:.0f} ms CPU a move on average over "
+                    f"{len(states)} mid-game positions of the default variant"
+                ),
+            )
+        )
+    return rows
+
+
+def _backgammon_rows(quick: bool) -> list[Row]:
+    from ai import backgammon
+
+    states = positions("backgammon", 4 if quick else 20)
+    rows = []
+    evaluators = [("gnubg-nn", backgammon.gnubg_nn), ("hand-built evaluator", None)]
+    if backgammon.gnubg_nn is None:
+        evaluators = evaluators[1:]
+    saved = backgammon.gnubg_nn
+    try:
+        for label, module in evaluators:
+            backgammon.gnubg_nn = module
+            for level in (1, 2, 3):
+                start = time.process_time()
+                for index, state in enumerate(states):
+                    backgammon.decide_backgammon(
+                        state, level, rng_for(index, state.ply, level), time.monotonic() + 3600
+                    )
+                cpu = time.process_time() - start
+                rows.append(
+                    Row(
+                        "ai",
+                        f"backgammon level {level} ({label}): CPU per play",
+                        cpu / len(states) * 1000,
+                        "ms",
+                        note=f"{len(states)} mid-game positions after {MIDGAME_PLIES['backgammon']} random plies",
+                    )
+                )
+    finally:
+        backgammon.gnubg_nn = saved
+    return rows
+
+
+def run(quick: bool = False) -> list[Row]:
+    rows: list[Row] = []
+    for name in ("druid", "drogo", "dragons"):
+        rows += _search_rows(name, quick)
+    return rows + _backgammon_rows(quick)
