@@ -15,7 +15,7 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 # --------------------------------------------------------------------------------------------------------------
 # Errors
@@ -570,8 +570,19 @@ class GameState(ABC):
         return state
 
     def clone(self) -> GameState:
-        """An independent copy (for previews, search and tests)."""
+        """An independent copy (for previews, search and tests). Games whose states a search copies often
+        override it with a copy made field by field (see :meth:`_clone_base`)."""
         return copy.deepcopy(self)
+
+    def _clone_base(self) -> Self:
+        """A shallow copy with this class's own mutable fields copied: the start of a game's field-by-field
+        ``clone``, which then copies its own containers and shares what never changes."""
+        new = copy.copy(self)
+        new.options = dict(self.options)
+        new.players = list(self.players)
+        new.resigned = set(self.resigned)
+        new.queued_resign = set(self.queued_resign)
+        return new
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and self.to_json() == other.to_json()

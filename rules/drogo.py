@@ -11,6 +11,7 @@ mid-game 6x6 position has to stay within a few milliseconds.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -229,6 +230,22 @@ class DrogoState(GameState):
         state._rebuild()
         state._remember_start()
         return state
+
+    def clone(self) -> DrogoState:
+        """An independent copy, field by field: a search clones thousands of positions, and ``deepcopy`` went
+        through the superko set one hash at a time. The geometry (shared per board size) and the judgements of
+        this position (frozen) are shared; every container is copied."""
+        new = self._clone_base()
+        new.stacks = [list(stack) for stack in self.stacks]
+        new.last = copy.deepcopy(self.last)
+        new.own = list(self.own)
+        new.levels = list(self.levels)
+        new.cell_hash = list(self.cell_hash)
+        new._groups = list(self._groups)
+        new._verdicts = dict(self._verdicts)
+        new._memory = bytearray(self._memory)
+        new._seen = None if self._seen is None else set(self._seen)
+        return new
 
     # ---- derived data ------------------------------------------------------------------------------------
 
