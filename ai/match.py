@@ -1,10 +1,12 @@
-"""``python -m ai.match GAME [-option ...] PLAYER PLAYER [...] [--games N] [--seed S] [--jobs J] [--seconds X]``
+"""``python -m ai.match GAME [-option ...] PLAYER PLAYER [...] [--games N] [--seed S] [--jobs J] [--seconds X]
+[--fallback] [--progress]``
 
 Plays seeded games between computer players (``ai:1``, ``ai:2``, ``ai:3``) and/or ``random`` (a uniformly
 random legal move), rotating the seats from game to game, and prints each player's score (a win counts 1, a
 draw an equal share) with a 95% Wilson interval. Backgammon also reports the share of points won (cube and
 gammons included) and turns manual mode on for computer seats, so that they can use the cube; ``--fallback``
-makes the computer seats use the hand-built evaluator instead of gnubg-nn.
+makes the computer seats use the hand-built evaluator instead of gnubg-nn; ``--progress`` reports on standard error
+as the games finish.
 
 Example: ``python -m ai.match druid -size=8 ai:3 ai:1 --games 200 --jobs 2``
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -116,11 +118,23 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def run(setup: Setup, games: int, jobs: int) -> list[Result]:
+def run(setup: Setup, games: int, jobs: int, progress: bool = False) -> list[Result]:
+    """``games`` games, ``jobs`` at a time; with ``progress``, a line on standard error every tenth of the way
+    (a 200-game match between strong levels runs for many minutes)."""
     if jobs <= 1:
-        return [play_one(setup, i) for i in range(games)]
+        results = (play_one(setup, i) for i in range(games))
+        return list(_reporting(results, games, progress))
     with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(play_one, [setup] * games, range(games), chunksize=1))
+        return list(_reporting(pool.map(play_one, [setup] * games, range(games), chunksize=1), games, progress))
+
+
+def _reporting(results: Iterable[Result], games: int, progress: bool) -> Iterator[Result]:
+    step = max(1, games // 10)
+    started = time.perf_counter()
+    for done, result in enumerate(results, 1):
+        if progress and (done % step == 0 or done == games):
+            print(f"  {done}/{games} games, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        yield result
 
 
 def report(setup: Setup, results: list[Result]) -> str:
@@ -150,7 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if args else 2
     flags = {"--games": 20, "--seed": 1, "--jobs": 1, "--seconds": None}
     fallback = "--fallback" in args
-    args = [word for word in args if word != "--fallback"]
+    progress = "--progress" in args
+    args = [word for word in args if word not in ("--fallback", "--progress")]
     options: list[str] = []
     players: list[str] = []
     game_name = args.pop(0)
@@ -175,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (GameError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    results = run(setup, int(flags["--games"]), int(flags["--jobs"]))
+    results = run(setup, int(flags["--games"]), int(flags["--jobs"]), progress)
     print(report(setup, results))
     return 0
 
