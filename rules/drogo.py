@@ -11,7 +11,6 @@ mid-game 6x6 position has to stay within a few milliseconds.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -233,11 +232,11 @@ class DrogoState(GameState):
 
     def clone(self) -> DrogoState:
         """An independent copy, field by field: a search clones thousands of positions, and ``deepcopy`` went
-        through the superko set one hash at a time. The geometry (shared per board size) and the judgements of
-        this position (frozen) are shared; every container is copied."""
+        through the superko set one hash at a time. The geometry (shared per board size), the judgements of
+        this position (frozen) and the last move's record (replaced whole by every move, never changed in place)
+        are shared; every other container is copied."""
         new = self._clone_base()
         new.stacks = [list(stack) for stack in self.stacks]
-        new.last = copy.deepcopy(self.last)
         new.own = list(self.own)
         new.levels = list(self.levels)
         new.cell_hash = list(self.cell_hash)
