@@ -105,6 +105,7 @@ class BotProcess:
                 env=self.env,
                 stdout=out,
                 stderr=out,
+                preexec_fn=_lower_priority,
             )
         finally:
             out.close()
@@ -159,3 +160,15 @@ class BotProcess:
             return []
         lines = self.log.read_text(errors="replace").splitlines()
         return [line for line in lines if "Traceback" in line or " ERROR " in line]
+
+
+#: how much lower the bots' CPU priority is than the fake Discord's and PostgreSQL's (see :func:`_lower_priority`)
+BOT_NICENESS = 5
+
+
+def _lower_priority() -> None:
+    """Run in a bot process before it starts: the fake Discord and PostgreSQL stand in for services that run on
+    machines of their own, so the bots must not keep them waiting for a core. Without this, two bots busy on
+    the two cores made the fake, which serves both, wait its turn, and both bots then stalled on their calls to it.
+    """
+    os.nice(BOT_NICENESS)
