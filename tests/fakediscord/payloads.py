@@ -6,7 +6,6 @@ field discord.py indexes with ``data[...]`` must be present or the client crashe
 
 from __future__ import annotations
 
-import copy
 import itertools
 import re
 import time
@@ -218,11 +217,21 @@ def pinged_ids(content: str, allowed_mentions: dict[str, Any] | None) -> list[in
     return [uid for uid in written if uid in allowed]
 
 
+def json_copy(value: Any) -> Any:
+    """A copy of a tree of dicts and lists read from JSON (a message's components): ``copy.deepcopy`` without its
+    memo and dispatch, which cost the load test a tenth of the fake's time."""
+    if isinstance(value, dict):
+        return {key: json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [json_copy(item) for item in value]
+    return value
+
+
 def layout_components(components: list[dict[str, Any]], attachments: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A layout message's components as Discord returns them: ``attachment://name`` media resolved to the file's
     CDN url (with its ``attachment_id`` and content type), and every component numbered (``id``) where the sender
     left it out, counting on from the numbers already taken."""
-    resolved = copy.deepcopy(components)
+    resolved = json_copy(components)
     files = {a["filename"]: a for a in attachments}
     taken = {c["id"] for c in walk(resolved) if c.get("id")}
     numbers = (n for n in itertools.count(1) if n not in taken)
