@@ -8,9 +8,12 @@ The fill is *connection-seeking*: each player looks at up to three random empty 
 that touches a cell of its own colour, else the last one looked at.
 
 Whoever's goal the filled board satisfies wins the playout; several (rare: paths of different players cross)
-share it, none (the square board's four-way connectivity allows a mutual block) gives a draw. In Druid's Walk
-a druid races along its own colour: the seat with the shortest walk to its target edge wins, a druid not yet
-on the board walking from its own edge; equal walks go to the player who moves first.
+share it. When none does (the colours can block each other: a quarter of the fills from random middle games of a
+10x10 square board end so, a third on the hex board), the playout goes to the seat whose best group comes nearest
+its goal (:func:`_gap`): lintels bridge such gaps in real play, and a playout scored as a draw says nothing.
+
+In Druid's Walk a druid races along its own colour: the seat with the shortest walk to its target edge wins, a
+druid not yet on the board walking from its own edge; equal walks go to the player who moves first.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ class DruidModel:
 
     def moves(self, state: Any) -> list[Any]:
         """Legal moves, passing only when nothing else is legal; ranked by contact with own and enemy stones,
-        lintels that cover enemy tops first."""
+        lintels that cover enemy tops first, sarsens stacked on one's own stones last."""
         board = state.board
         seat = state.to_move
         top = state.top
@@ -51,8 +54,12 @@ class DruidModel:
                 continue
             if isinstance(move, Sarsen):
                 cell = board.index[move.cell]
-                score = 1.0 if top[cell] < 0 else 0.0
-                score += sum(0.6 if top[n] == seat else 0.3 if top[n] >= 0 else 0.0 for n in neighbours[cell])
+                if top[cell] < 0:
+                    score = 1.0 + sum(0.6 if top[n] == seat else 0.3 if top[n] >= 0 else 0.0 for n in neighbours[cell])
+                else:
+                    # a sarsen on your own stone claims nothing: it only raises a lintel's end (ranked so high
+                    # for its neighbours, it once had a player stack one cell ten times over)
+                    score = 0.1
             elif isinstance(move, Lintel):
                 a, b = board.index[move.a], board.index[move.b]
                 cells = (a, board.lines[(a, b)], b)
@@ -121,7 +128,7 @@ class DruidModel:
         if state.walk:
             winner = _walk_winner(state, top, druids, targets, order[0], active, arrived_only=False)
             return _reward(seats, [] if winner is None else [winner]), top
-        return _reward(seats, [s for s in active if _connected(state, top, s)]), top
+        return _reward(seats, _closest(state, top, active)), top
 
 
 def _previous(active: list[int], seat: int) -> int:
@@ -197,6 +204,62 @@ def _connected(state: Any, top: list[int], seat: int) -> bool:
                 return True
             first &= ~group
     return False
+
+
+def _closest(state: Any, top: list[int], active: list[int]) -> list[int]:
+    """The seats whose filled board comes closest to their goal: those connected, else those with the smallest
+    gap (see :func:`_gap`). On a square board a full fill often connects nobody (four-way connectivity lets the
+    colours block each other), and scoring those playouts as draws left most playouts saying nothing."""
+    gaps = [_gap(state, top, seat) for seat in active]
+    best = min(gaps)
+    return [seat for seat, gap in zip(active, gaps, strict=True) if gap == best]
+
+
+def _gap(state: Any, top: list[int], seat: int) -> int:
+    """How far ``seat``'s best group is from a goal: the sum, over the goal's sides, of the group's distance in
+    cells to each (0: the goal is met). Lintels bridge such gaps in real play, so the nearest group is the
+    likeliest to connect."""
+    board = state.board
+    own = _mask(top, seat)
+    rings = _rings(board)
+    best = board.ncells
+    remaining = own
+    while remaining:
+        group = _flood(board.nbr_mask, own, remaining & -remaining)
+        remaining &= ~group
+        for goal in state.goals[seat]:
+            total = 0
+            for side in goal:
+                total += next((d for d, ring in enumerate(rings[side]) if group & ring), board.ncells)
+            best = min(best, total)
+    return best
+
+
+_RINGS: dict[tuple[str, int], dict[str, list[int]]] = {}
+
+
+def _rings(board: Any) -> dict[str, list[int]]:
+    """Per side of ``board``: the cells at distance 0, 1, 2... from it, as masks (computed once per board)."""
+    known = _RINGS.get((board.kind, board.size))
+    if known is not None:
+        return known
+    rings: dict[str, list[int]] = {}
+    for side, mask in board.sides.items():
+        layers, seen, frontier = [mask], mask, mask
+        while True:
+            grow = 0
+            while frontier:
+                low = frontier & -frontier
+                grow |= board.nbr_mask[low.bit_length() - 1]
+                frontier ^= low
+            frontier = grow & ~seen
+            if not frontier:
+                break
+            layers.append(frontier)
+            seen |= frontier
+        rings[side] = layers
+    _RINGS[(board.kind, board.size)] = rings
+    return rings
 
 
 def _walk_length(state: Any, top: list[int], start: int, target: int, seat: int) -> int | None:

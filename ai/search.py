@@ -30,9 +30,11 @@ from typing import Any, Protocol
 
 #: exploration constant of UCB1 for rewards in [0, 1], without and with RAVE
 EXPLORATION = 1.0
-RAVE_EXPLORATION = 0.25
+RAVE_EXPLORATION = 0.1
 #: RAVE equivalence: the visit count at which a move's own value and its RAVE value weigh the same
 RAVE_K = 300.0
+#: weight of the model's ranking among moves (the best-ranked gets it all, the last none)
+PRIOR_WEIGHT = 0.2
 
 
 class Model(Protocol):
@@ -127,7 +129,7 @@ class Node:
             child = Node(self, move, model.permutation(state, move), seats)
             child.key = model.key(state, move)
             # a small bonus for the model's ranking breaks ties among moves nobody has tried yet
-            child.prior = 0.05 * (count - rank) / count
+            child.prior = PRIOR_WEIGHT * (count - rank) / count
             self.children.append(child)
 
 

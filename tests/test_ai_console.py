@@ -25,7 +25,9 @@ async def test_the_computer_replies_in_the_same_command(tmp_path: Path) -> None:
     moved = await console.run("druid move 1 alice c3")
     assert moved.ok
     lines = moved.result.message.splitlines()
-    assert lines[0] == "alice played c3" and any(line.startswith("ai:1 played ") for line in lines)
+    # the reply is a move, or the swap the second player may make instead (c3 is a strong first move on 6x6)
+    assert lines[0] == "alice played c3"
+    assert any(line.startswith(("ai:1 played ", "ai:1 has swapped sides")) for line in lines)
     assert moved.result.to_move == "alice" and moved.result.notify == ["alice"]
     history = (await console.run("druid history 1")).result.items
     assert [line.split(": ")[0].split(". ")[1] for line in history] == ["alice", "ai:1"]
