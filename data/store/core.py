@@ -314,8 +314,6 @@ class CoreStore:
 
     @classmethod
     async def _open_postgresql(cls, url: str) -> Self:
-        import asyncio
-
         from data.postgres import PostgresPool
         from data.store.dialect import postgresql
 
@@ -326,7 +324,7 @@ class CoreStore:
         except (*dialect.errors, ValueError) as exc:
             raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
         try:
-            store = cls(connection, asyncio.Lock(), dialect)
+            store = cls(connection, None, dialect)  # no write lock: each transaction holds a connection of its own
             store.path = where
             await store._migrate(backup=False)
             await store._check_tables()
