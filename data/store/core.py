@@ -6,9 +6,9 @@ connections (:mod:`data.postgres`).
 The SQL that differs between the two is in :mod:`data.store.dialect` (``self._sql``); every other statement is
 written once. On SQLite, writes run in transactions serialised by a lock, so two coroutines never share a
 transaction, and they are ``BEGIN IMMEDIATE``, so two processes never interleave one; a read waits while another
-coroutine's transaction is open on the shared connection: it would see that transaction half done. On PostgreSQL a
-transaction holds a connection of the pool to itself, and reads take another, so they see only what is committed;
-(READ COMMITTED) every guarded write is an ``UPDATE ... WHERE log_length = ?`` or a ``DELETE ... WHERE id = ?``
+coroutine's transaction is open on the shared connection: it would see that transaction half done. On PostgreSQL
+(READ COMMITTED) a transaction holds a connection of the pool to itself and reads take another, so they see only
+what is committed. Every guarded write is an ``UPDATE ... WHERE log_length = ?`` or a ``DELETE ... WHERE id = ?``
 whose row count is checked, and a row lock makes the second of two writers, of one process or of two, re-read the
 row, find it changed, and write nothing.
 
