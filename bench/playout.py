@@ -109,9 +109,7 @@ def rows(name: str, quick: bool, target: float | None) -> list:
         aimed = target if path == "fast" else None  # the target is the AI's path; the list path is for reference
         ok = None if aimed is None else got["ratio_cpu"] >= aimed
         goal = "" if aimed is None else f">= {aimed:g}x"
-        out.append(
-            Row(name, f"random plies/s, {what}", got["ratio_cpu"], "x", goal, ok, f"rules at {BASELINE}", note)
-        )
+        out.append(Row(name, f"random plies/s, {what}", got["ratio_cpu"], "x", goal, ok, f"rules at {BASELINE}", note))
     return out
 
 

@@ -11,7 +11,6 @@ from rules.memory import unpack
 from rules.rng import Rng
 from tests.test_ai_players import VARIANTS, reachable, variant_id
 
-
 #: memos of the current position (judgements, groups, choices, plays found so far): filled by asking, not by playing
 MEMOS = ("_verdicts", "_groups", "_lookups", "_choices", "_plays")
 
