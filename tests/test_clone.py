@@ -1,5 +1,5 @@
-"""``state.clone()`` gives an independent copy in every game and variant. Druid and Drogo copy their states field
-by field (a search clones thousands of positions, see ``DruidState.clone``), so a field left shared by mistake
+"""``state.clone()`` gives an independent copy in every game and variant. Druid, Drogo and Dragons copy their states
+field by field (a search clones thousands of positions, see ``DruidState.clone``), so a field left shared by mistake
 would let moves on a copy change the original: here a clone is played on, the original must not move, and the
 original then played the same way must end equal to the clone, derived data included."""
 

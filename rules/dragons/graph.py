@@ -10,6 +10,7 @@ blocks of three and four bands directly: tests/test_dragons_playout.py holds the
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -339,6 +340,18 @@ class Bands:
         self.reach = _CODE_REACH[crossed]
         self.edge_region = EDGE_REGION[crossed]
         self.colours = tuple(tuple(region.colour for region in regions) for regions in REGIONS[crossed])
+
+    def clone(self) -> Bands:
+        """An independent copy: the tables are copied, the lookup tables of the tile set shared."""
+        new = copy.copy(self)
+        new.board = dict(self.board)
+        new.parent = dict(self.parent)
+        new.tree = dict(self.tree)
+        new.label = dict(self.label)
+        new.merged = list(self.merged)
+        new.members = {block: list(bands) for block, bands in self.members.items()}
+        new.block_of = dict(self.block_of)
+        return new
 
     def root(self, node: int) -> int:
         parent = self.parent
