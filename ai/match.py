@@ -1,12 +1,14 @@
 """``python -m ai.match GAME [-option ...] PLAYER PLAYER [...] [--games N] [--seed S] [--jobs J] [--seconds X]
-[--fallback] [--progress]``
+[--fallback] [--duplicate] [--progress]``
 
 Plays seeded games between computer players (``ai:1``, ``ai:2``, ``ai:3``) and/or ``random`` (a uniformly
 random legal move), rotating the seats from game to game, and prints each player's score (a win counts 1, a
 draw an equal share) with a 95% Wilson interval. Backgammon also reports the share of points won (cube and
 gammons included) and turns manual mode on for computer seats, so that they can use the cube; ``--fallback``
-makes the computer seats use the hand-built evaluator instead of gnubg-nn; ``--progress`` reports on standard error
-as the games finish.
+makes the computer seats use the hand-built evaluator instead of gnubg-nn; ``--duplicate`` plays each rotation of
+the seats on one game seed (the same dice in Backgammon, each player rolling in turn what the other rolled), which
+takes much of the luck out of a comparison of close players; ``--progress`` reports on standard error as the games
+finish.
 
 Example: ``python -m ai.match druid -size=8 ai:3 ai:1 --games 200 --jobs 2``
 """
@@ -36,6 +38,7 @@ class Setup:
     seed: int
     seconds: float | None
     fallback: bool = False
+    duplicate: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,12 @@ def random_text(state, rng: Rng) -> str:
     return state.move_text(rng.choice(moves))
 
 
+def game_seed(setup: Setup, index: int) -> int:
+    """The seed of game ``index``: its own, or with ``duplicate`` the one its whole rotation of seats shares."""
+    n = len(setup.players)
+    return setup.seed * 1_000_003 + (index // n if setup.duplicate else index)
+
+
 def play_one(setup: Setup, index: int) -> Result:
     """Game ``index``: entrant ``k`` sits in seat ``(k + index) % n``."""
     started = time.perf_counter()
@@ -71,7 +80,7 @@ def play_one(setup: Setup, index: int) -> Result:
     n = len(setup.players)
     seating = [setup.players[(seat - index) % n] for seat in range(n)]
     options = game.parse_options(list(setup.options), n)
-    seed = setup.seed * 1_000_003 + index
+    seed = game_seed(setup, index)
     state = game.new(options, [f"{name}#{seat}" for seat, name in enumerate(seating)], seed)
     if setup.game == "backgammon":
         for seat, name in enumerate(seating):
@@ -139,7 +148,8 @@ def _reporting(results: Iterable[Result], games: int, progress: bool) -> Iterato
 
 def report(setup: Setup, results: list[Result]) -> str:
     games = len(results)
-    title = " ".join([setup.game, *setup.options, *setup.players, *(["--fallback"] if setup.fallback else [])])
+    flags = [flag for flag, on in (("--fallback", setup.fallback), ("--duplicate", setup.duplicate)) if on]
+    title = " ".join([setup.game, *setup.options, *setup.players, *flags])
     lines = [f"{title}: {games} games, seed {setup.seed}"]
     for k, name in enumerate(setup.players):
         score = sum(r.shares[k] for r in results)
@@ -164,8 +174,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if args else 2
     flags = {"--games": 20, "--seed": 1, "--jobs": 1, "--seconds": None}
     fallback = "--fallback" in args
+    duplicate = "--duplicate" in args
     progress = "--progress" in args
-    args = [word for word in args if word not in ("--fallback", "--progress")]
+    args = [word for word in args if word not in ("--fallback", "--duplicate", "--progress")]
     options: list[str] = []
     players: list[str] = []
     game_name = args.pop(0)
@@ -185,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if len(players) < 2:
             raise ValueError("name at least two players, like ai:3 ai:1")
         seed, seconds = int(flags["--seed"]), flags["--seconds"]
-        setup = Setup(game_name.lower(), tuple(options), tuple(players), seed, seconds, fallback)
+        setup = Setup(game_name.lower(), tuple(options), tuple(players), seed, seconds, fallback, duplicate)
         registry.get(setup.game).parse_options(options, len(players))
     except (GameError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
