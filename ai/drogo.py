@@ -39,6 +39,9 @@ class DrogoModel:
     def screen(self, state: Any, moves: list[Any]) -> list[Any]:
         return moves
 
+    def decided(self, state: Any) -> bool:
+        return False
+
     def permutation(self, state: Any, move: Any) -> list[int] | None:
         return None
 

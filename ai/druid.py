@@ -88,6 +88,9 @@ class DruidModel:
                 return [move]
         return moves
 
+    def decided(self, state: Any) -> bool:
+        return False
+
     def permutation(self, state: Any, move: Any) -> list[int] | None:
         return [1, 0] if isinstance(move, Swap) else None
 

@@ -16,6 +16,9 @@ is blended with its all-moves-as-first value (the playouts in which the mover en
 gives every cell a useful estimate after a few dozen playouts instead of one playout per legal move. With RAVE
 all children of a node are created at once and unvisited ones are judged by that estimate.
 
+A model that can tell cheaply whether the player to move wins at once (``decided``) makes such positions
+terminal as soon as the tree grows them: the move leading there is then known lost after one visit.
+
 A seat exchange (Druid's ``swap``) renames the seats: rewards passing up through such an edge are permuted, so
 each node's statistics stay in the seat frame of the position above it.
 """
@@ -68,6 +71,11 @@ class Model(Protocol):
         """How ``move`` renames the seats (new seat of each old seat), or ``None`` when it does not."""
         ...
 
+    def decided(self, state: Any) -> bool:
+        """Whether the player to move has a move that wins at once (the tree then treats the position as won
+        for it, without a playout); models without such a test return ``False``."""
+        ...
+
 
 def outcome_rewards(state: Any) -> list[float]:
     """One unit shared by the winners; a draw or a cancelled game shares it among all seats."""
@@ -113,13 +121,17 @@ class Node:
         self.amaf_w = 0.0
         self.prior = 0.0
 
-    def grow(self, state: Any, model: Model) -> None:
+    def grow(self, state: Any, model: Model, root: bool = False) -> None:
         """Attach the real position of this node and list its moves (as children at once under RAVE)."""
         self.state = state
         if state.to_move is None:
             self.terminal = outcome_rewards(state)
             return
         self.seat = state.to_move
+        if not root and model.decided(state):
+            # the player to move wins with its next move: the position is as good as over
+            self.terminal = [1.0 if seat == self.seat else 0.0 for seat in range(len(self.sums))]
+            return
         moves = model.moves(state)
         if not model.rave:
             self.untried = list(reversed(moves))
@@ -140,7 +152,7 @@ def search(state: Any, model: Model, playouts: int, rng: random.Random, deadline
     most visited root move and the root. ``state`` is not modified."""
     seats = len(state.players)
     root = Node(None, None, None, seats)
-    root.grow(state, model)
+    root.grow(state, model, root=True)
     if model.rave:
         screened = model.screen(state, [child.move for child in root.children])
         root.children = [child for child in root.children if child.move in screened]
