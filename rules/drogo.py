@@ -334,6 +334,8 @@ class DrogoState(GameState):
         #: (seat, cells) -> verdict, for this position only: a move judged when listed or read is not judged again
         #: when pushed
         self._verdicts: dict[tuple[int, tuple[int, ...]], _Verdict] = {}
+        #: the placements of the right shape with room in this position (see :meth:`_candidates`)
+        self._listed: tuple[tuple[int, ...], ...] | None = None
 
     def height(self, col: int, row: int) -> int:
         return len(self.stacks[row * self.size + col])
@@ -493,8 +495,14 @@ class DrogoState(GameState):
     def to_move(self) -> int | None:
         return None if self._outcome is not None else self.turn
 
-    def _candidates(self) -> Iterator[tuple[int, ...]]:
-        """Every placement of the right shape with room, before captures and freedom are judged."""
+    def _candidates(self) -> tuple[tuple[int, ...], ...]:
+        """Every placement of the right shape with room, before captures and freedom are judged: listed once per
+        position (a playout's policy draws several random moves from each position)."""
+        if self._listed is None:
+            self._listed = tuple(self._list_candidates())
+        return self._listed
+
+    def _list_candidates(self) -> Iterator[tuple[int, ...]]:
         n = self.size
         heights = [len(stack) for stack in self.stacks]
         pairs = self.placements > 0 and not self.options.get("single")
@@ -637,6 +645,7 @@ class DrogoState(GameState):
                     self._set_top(cell, level, seat)
         self._groups = []
         self._verdicts = {}
+        self._listed = None
         if self.hash != verdict.new_hash:
             raise AssertionError("Drogo position hash out of step with the board")
         if self.superko:

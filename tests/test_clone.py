@@ -12,7 +12,7 @@ from rules.rng import Rng
 from tests.test_ai_players import VARIANTS, reachable, variant_id
 
 #: memos of the current position (judgements, groups, choices, plays found so far): filled by asking, not by playing
-MEMOS = ("_verdicts", "_groups", "_lookups", "_choices", "_plays")
+MEMOS = ("_verdicts", "_groups", "_lookups", "_choices", "_plays", "_listed")
 
 
 def _fields(state) -> dict:
