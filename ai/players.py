@@ -40,7 +40,7 @@ def model_for(name: str, level: int) -> Model:
     if name == "dragons":
         from ai.dragons import DragonsModel
 
-        return DragonsModel()
+        return DragonsModel(level)
     raise ValueError(f"no computer player for the game {name!r}")
 
 
