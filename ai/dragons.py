@@ -74,7 +74,8 @@ class DragonsModel:
         return safe or draws or exposed or moves
 
     def decided(self, state: Any) -> bool:
-        """Exact, at the price of trying every move: it costs about two thirds of a level-3 search."""
+        """Exact, at the price of trying every move (and the moves after a gap fill that hands the turn back):
+        most of a level-2 or level-3 search's time goes here (BENCHMARKS.md, the ai group)."""
         return self.tactical and _wins_at_once(state)
 
     def moves(self, state: Any) -> list[Any]:

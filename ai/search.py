@@ -16,8 +16,8 @@ is blended with its all-moves-as-first value (the playouts in which the mover en
 gives every cell a useful estimate after a few dozen playouts instead of one playout per legal move. With RAVE
 all children of a node are created at once and unvisited ones are judged by that estimate.
 
-A model that can tell cheaply whether the player to move wins at once (``decided``) makes such positions
-terminal as soon as the tree grows them: the move leading there is then known lost after one visit.
+A model that can tell whether the player to move wins at once (``decided``) makes such positions terminal as
+soon as the tree grows them: the move leading there is then known lost after one visit.
 
 A seat exchange (Druid's ``swap``) renames the seats: rewards passing up through such an edge are permuted, so
 each node's statistics stay in the seat frame of the position above it.
@@ -72,7 +72,7 @@ class Model(Protocol):
         ...
 
     def decided(self, state: Any) -> bool:
-        """Whether the player to move has a move that wins at once (the tree then treats the position as won
+        """Whether the player to move wins by force with its next move (the tree then treats the position as won
         for it, without a playout); models without such a test return ``False``."""
         ...
 
