@@ -180,15 +180,20 @@ def _mask(top: list[int], seat: int) -> int:
     return mask
 
 
+def _around(nbr: tuple[int, ...], cells: int) -> int:
+    """The cells next to any of ``cells`` (a mask), given each cell's neighbour mask ``nbr``."""
+    grow = 0
+    while cells:
+        low = cells & -cells
+        grow |= nbr[low.bit_length() - 1]
+        cells ^= low
+    return grow
+
+
 def _flood(nbr: tuple[int, ...], own: int, seed: int) -> int:
     group = frontier = seed & own
     while frontier:
-        grow = 0
-        while frontier:
-            low = frontier & -frontier
-            grow |= nbr[low.bit_length() - 1]
-            frontier ^= low
-        frontier = grow & own & ~group
+        frontier = _around(nbr, frontier) & own & ~group
         group |= frontier
     return group
 
@@ -250,12 +255,7 @@ def _rings(board: Any) -> dict[str, list[int]]:
     for side, mask in board.sides.items():
         layers, seen, frontier = [mask], mask, mask
         while True:
-            grow = 0
-            while frontier:
-                low = frontier & -frontier
-                grow |= board.nbr_mask[low.bit_length() - 1]
-                frontier ^= low
-            frontier = grow & ~seen
+            frontier = _around(board.nbr_mask, frontier) & ~seen
             if not frontier:
                 break
             layers.append(frontier)
@@ -274,13 +274,7 @@ def _walk_length(state: Any, top: list[int], start: int, target: int, seat: int)
     while reached:
         if reached & target:
             return steps
-        grow = 0
-        frontier = reached
-        while frontier:
-            low = frontier & -frontier
-            grow |= board.nbr_mask[low.bit_length() - 1]
-            frontier ^= low
-        new = grow & own & ~reached
+        new = _around(board.nbr_mask, reached) & own & ~reached
         if not new:
             return None
         reached |= new
