@@ -24,6 +24,8 @@ DEPTH = {1: 2, 2: 4, 3: 4}
 SAMPLES = 3
 #: height margin that makes a 73% favourite (logistic scale)
 SCALE = 4.0
+#: at level 3, merit of each piece a placement captures (a breathing cell is worth 1)
+CAPTURE_MERIT = 3.0
 
 
 class DrogoModel:
@@ -32,6 +34,9 @@ class DrogoModel:
 
     def __init__(self, level: int) -> None:
         self.depth = DEPTH[level]
+        #: level 3 sees captures: it ranks and plays them first, and judges groups left with one breathing cell
+        #: by whose turn it is
+        self.sharp = level >= 3
 
     def key(self, state: Any, move: Any) -> int | None:
         return None
@@ -51,7 +56,7 @@ class DrogoModel:
         if not moves:
             return [state.forced_move()]
         seat = state.to_move
-        scored = sorted(enumerate(moves), key=lambda item: (-_merit(state, item[1], seat), item[0]))
+        scored = sorted(enumerate(moves), key=lambda item: (-_merit(state, item[1], seat, self.sharp), item[0]))
         return [move for _, move in scored]
 
     def rollout(self, state: Any, moves: Sequence[Any], rng: random.Random) -> tuple[list[float], tuple]:
@@ -72,7 +77,7 @@ class DrogoModel:
                 move = random_move(work, dice)
                 if not isinstance(move, Place):
                     break
-                merit = _merit(work, move, seat)
+                merit = _merit(work, move, seat, self.sharp)
                 if merit > best_merit:
                     best, best_merit = move, merit
             work.push(best if best is not None else work.forced_move())
@@ -80,16 +85,17 @@ class DrogoModel:
             from ai.search import outcome_rewards
 
             return outcome_rewards(work), ()
-        return evaluate(work), ()
+        return evaluate(work, self.sharp), ()
 
 
-def _merit(state: Any, move: Any, seat: int) -> float:
-    """Breathing room of a placement's cells, plus the height of enemy stacks it lands on."""
+def _merit(state: Any, move: Any, seat: int, sharp: bool = False) -> float:
+    """Breathing room of a placement's cells, plus the height of enemy stacks it lands on (and when ``sharp``,
+    the pieces it captures)."""
     if not isinstance(move, Place):
         return 0.0
+    merit = CAPTURE_MERIT * state.captured_by(move) if sharp else 0.0
     n = state.size
     stacks = state.stacks
-    merit = 0.0
     for col, row in set(move.cells):
         stack = stacks[row * n + col]
         if stack and stack[-1] != seat:
@@ -101,7 +107,7 @@ def _merit(state: Any, move: Any, seat: int) -> float:
     return merit
 
 
-def evaluate(state: Any) -> list[float]:
+def evaluate(state: Any, sharp: bool = False) -> list[float]:
     """Shares of a position not played out: owned height per seat, a group with one breathing cell counting
     half, turned into shares by a logistic on the margins (resigned seats get nothing)."""
     n = state.size
@@ -109,6 +115,7 @@ def evaluate(state: Any) -> list[float]:
     seats = len(state.players)
     scores = [0.0] * seats
     seen = [False] * (n * n)
+    mover = state.to_move
     for start in range(n * n):
         if seen[start] or not stacks[start]:
             continue
@@ -128,7 +135,10 @@ def evaluate(state: Any) -> list[float]:
                         seen[other] = True
                         todo.append(other)
         height = sum(len(stacks[cell]) for cell in group)
-        scores[owner] += height * (0.5 if len(breath) <= 1 else 1.0)
+        if len(breath) > 1:
+            scores[owner] += height
+        elif not sharp or owner == mover:
+            scores[owner] += height * 0.5
     active = state.active_seats()
     weights = [math.exp(scores[seat] / SCALE) if seat in active else 0.0 for seat in range(seats)]
     peak = max(weights)

@@ -69,6 +69,17 @@ def test_help_example_capture_at_a():
     assert all(state.owner(col, row) is None for col in range(2) for row in range(3))
 
 
+def test_captured_by_counts_the_pieces_a_placement_would_take():
+    """Asked before the move, the rules say how many pieces it takes, and the answer leaves the board alone."""
+    state = setup(HELP_POSITION)
+    assert state.captured_by(state.parse_move("a4")) == 6
+    assert state.captured_by(state.parse_move("a4,a5")) == 6
+    assert state.captured_by(state.parse_move("f6")) == 0
+    assert state.scores() == (4, 6)
+    with pytest.raises(IllegalMoveError):
+        state.captured_by(Place(((0, 0),)))  # a1 carries O's stack: X may not build on it here
+
+
 def test_help_example_escape_by_building_at_b():
     """O to move instead builds over X's c1 (with b1 beside it, at level 2), which joins its group and reaches the
     empty d1: X's a4 then captures nothing."""
