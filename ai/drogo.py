@@ -6,6 +6,13 @@ random legal placements (``rules.drogo.random_move``) and keeps the one whose pi
 empty ground (breathing room, so the group is hard to surround), counting a landing on an enemy stack as a
 gain of that stack. The evaluation counts each player's owned height, discounting groups left with a single
 breathing cell (likely to be captured), and turns the margins into shares with a logistic.
+
+Level 3 also counts the pieces a placement captures, in the order the tree tries moves and in the playout
+policy, and in the evaluation a group with one breathing cell is worth nothing unless its owner is to move (the
+player to move takes it with one piece). Levels 1 and 2 do without: more playouts of the captures-blind
+judgement did not make a stronger player (level 3 at 100 playouts scored 69.5% against level 1, level 2 at 30
+scored 73.2%), while the tree's widening tries only the best-ranked moves, so a capture ranked by breathing
+room alone was rarely looked at.
 """
 
 from __future__ import annotations
@@ -109,7 +116,8 @@ def _merit(state: Any, move: Any, seat: int, sharp: bool = False) -> float:
 
 def evaluate(state: Any, sharp: bool = False) -> list[float]:
     """Shares of a position not played out: owned height per seat, a group with one breathing cell counting
-    half, turned into shares by a logistic on the margins (resigned seats get nothing)."""
+    half (when ``sharp``: nothing, unless its owner is to move), turned into shares by a logistic on the margins
+    (resigned seats get nothing)."""
     n = state.size
     stacks = state.stacks
     seats = len(state.players)
