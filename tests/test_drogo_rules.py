@@ -76,8 +76,9 @@ def test_captured_by_counts_the_pieces_a_placement_would_take():
     assert state.captured_by(state.parse_move("a4,a5")) == 6
     assert state.captured_by(state.parse_move("f6")) == 0
     assert state.scores() == (4, 6)
-    with pytest.raises(IllegalMoveError):
-        state.captured_by(Place(((0, 0),)))  # a1 carries O's stack: X may not build on it here
+    for illegal in (((0, 0),), ((4, 4), (0, 0)), ((9, 0),)):  # on O's a1 away from X, pieces apart, off the board
+        with pytest.raises(IllegalMoveError):
+            state.captured_by(Place(illegal))
 
 
 def test_help_example_escape_by_building_at_b():
