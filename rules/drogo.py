@@ -568,10 +568,18 @@ class DrogoState(GameState):
 
     def captured_by(self, move: Place) -> int:
         """Pieces a legal placement of the player to move would capture (0 for none): the judgement made to list
-        or draw the move is reused, so asking costs nothing more (python-chess's ``is_capture``)."""
-        if not self._contains(move):
-            raise IllegalMoveError(str(move), "it is not a legal placement in this position")
-        verdict = self._verdict(self.turn, self._indices(move))
+        or draw the move is reused, so asking costs nothing more (python-chess's ``is_capture``). A move judged
+        already had its shape checked first; any other is checked in full."""
+        n = self.size
+        verdict = None
+        if self._outcome is None and isinstance(move, Place) and all(0 <= c < n and 0 <= r < n for c, r in move.cells):
+            verdict = self._verdicts.get((self.turn, self._indices(move)))
+        if verdict is None:
+            if not self._contains(move):
+                raise IllegalMoveError(str(move), "it is not a legal placement in this position")
+            verdict = self._verdict(self.turn, self._indices(move))
+        elif verdict.reason is not None:
+            raise IllegalMoveError(str(move), verdict.reason)
         return sum(len(self.stacks[cell]) for cell in _bits(verdict.captured))
 
     def has_legal_move(self, seat: int | None = None) -> bool:
