@@ -28,9 +28,9 @@ from rules.drogo import Place, random_move
 from rules.rng import Rng
 
 #: placements played by a playout before the board is scored, per level
-DEPTH = {1: 2, 2: 4, 3: 4}
-#: random legal placements the playout policy compares
-SAMPLES = 3
+DEPTH = {1: 2, 2: 4, 3: 2}
+#: random legal placements the playout policy compares, per level
+SAMPLES = {1: 3, 2: 3, 3: 6}
 #: height margin that makes a 73% favourite (logistic scale)
 SCALE = 4.0
 #: at level 3, merit of each piece a placement captures (a breathing cell is worth 1)
@@ -43,6 +43,7 @@ class DrogoModel:
 
     def __init__(self, level: int) -> None:
         self.depth = DEPTH[level]
+        self.samples = SAMPLES[level]
         #: level 3 sees captures: it ranks and plays them first, and judges groups left with one breathing cell
         #: by whose turn it is
         self.sharp = level >= 3
@@ -82,7 +83,7 @@ class DrogoModel:
                 continue
             seat = work.to_move
             best, best_merit = None, -1.0
-            for _ in range(SAMPLES):
+            for _ in range(self.samples):
                 move = random_move(work, dice)
                 if not isinstance(move, Place):
                     break

@@ -18,7 +18,7 @@ from ai.search import Model, search
 #: playouts per move for each tree-search game and level
 EFFORT: dict[str, dict[int, int]] = {
     "druid": {1: 30, 2: 150, 3: 500},
-    "drogo": {1: 8, 2: 30, 3: 100},
+    "drogo": {1: 8, 2: 30, 3: 150},
     "dragons": {1: 30, 2: 120, 3: 500},
 }
 
