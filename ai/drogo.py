@@ -57,6 +57,32 @@ class DrogoModel:
         return None
 
     def screen(self, state: Any, moves: list[Any]) -> list[Any]:
+        """Level 3's run-down: ahead on height while no other player can place, it plays one cube on one of its
+        own stacks, without searching.
+
+        Such a position is won if its groups still breathe when the placement cap ends the game, and nothing
+        else can lose it: the others only pass, and a placement that fills empty ground (the group's breath) or
+        spends two cubes brings the day nearer when the player to move, its stacks full, must fill its own last
+        breathing cells, and the others capture the whole board with one cube (a level-3 game against random
+        play was lost so, 203 to 0 five placements before the cap). One cube on an own stack is the cheapest
+        placement there is; with no such placement left, the search chooses as usual.
+        """
+        if not self.sharp:
+            return moves
+        seat = state.to_move
+        others = [other for other in state.active_seats() if other != seat]
+        scores = state.scores()
+        if any(scores[other] >= scores[seat] for other in others):
+            return moves
+        if any(state.has_legal_move(other) for other in others):
+            return moves
+        n = state.size
+        for move in moves:
+            if isinstance(move, Place) and len(move.cells) == 1:
+                col, row = move.cells[0]
+                stack = state.stacks[row * n + col]
+                if stack and stack[-1] == seat and not state.captured_by(move):
+                    return [move]
         return moves
 
     def decided(self, state: Any) -> bool:
