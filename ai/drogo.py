@@ -19,7 +19,8 @@ one-placement margin favours building over enemy stacks, which the opponent buil
 Level 3's playouts are also shorter and choosier: two placements, each the best of six draws, scored by the
 sharper evaluation. Four placements of three draws each mostly added noise: in the same 40 games against level 1,
 two placements scored 88.8% both with 200 playouts of three draws and with 150 of six (81.2% before); the second
-costs less and is kept.
+costs less and is kept. Level 3 also knows how to end a won game (``DrogoModel.screen``): no playout this short
+sees the cap coming.
 """
 
 from __future__ import annotations
