@@ -2,10 +2,11 @@
 
 Drogo games run to hundreds of placements (the 4 x size^3 cap ends most), so a playout plays only a few
 placements with a light policy and then scores the board. The policy is *capture-avoiding*: it draws a few
-random legal placements (``rules.drogo.random_move``; three at levels 1 and 2, six at level 3) and keeps the one whose pieces land beside the most
-empty ground (breathing room, so the group is hard to surround), counting a landing on an enemy stack as a
-gain of that stack. The evaluation counts each player's owned height, discounting groups left with a single
-breathing cell (likely to be captured), and turns the margins into shares with a logistic.
+random legal placements (``rules.drogo.random_move``; three at levels 1 and 2, six at level 3) and keeps the one
+whose pieces land beside the most empty ground (breathing room, so the group is hard to surround), counting a
+landing on an enemy stack as a gain of that stack. The evaluation counts each player's owned height, discounting
+groups left with a single breathing cell (likely to be captured), and turns the margins into shares with a
+logistic.
 
 Level 3 also sees captures: it counts the pieces a placement captures in the order the tree tries moves and in
 the playout policy, and in its evaluation a group with one breathing cell is worth nothing unless its owner is to
@@ -61,12 +62,12 @@ class DrogoModel:
         """Level 3's run-down: ahead on height while no other player can place, it plays one cube on one of its
         own stacks, without searching.
 
-        Such a position is won if its groups still breathe when the placement cap ends the game, and nothing
-        else can lose it: the others only pass, and a placement that fills empty ground (the group's breath) or
-        spends two cubes brings the day nearer when the player to move, its stacks full, must fill its own last
-        breathing cells, and the others capture the whole board with one cube (a level-3 game against random
-        play was lost so, 203 to 0 five placements before the cap). One cube on an own stack is the cheapest
-        placement there is; with no such placement left, the search chooses as usual.
+        The others can only pass, so such a game is won if the leader's groups still breathe when the placement
+        cap ends it. The danger is the leader's own obligation to place every turn: once its stacks are full it
+        must fill its own empty cells, and when it has filled all but one, an opponent fills that one and
+        captures the whole board (a level-3 game against random play was lost so, 203 cubes to none, five
+        placements before the cap). One cube on an own stack spends the least room and fills no empty cell;
+        with no such placement left, the search chooses as usual.
         """
         if not self.sharp:
             return moves
