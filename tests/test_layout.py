@@ -1,7 +1,8 @@
 """The architecture's import rule, checked on the source: imports point downward only (``bot -> ai, data, render,
 rules``; ``render -> rules``; ``ai -> rules``), ``rules`` stays pure (no I/O, no asyncio, no Pillow, no clock, no
-global random), and nothing below ``bot.discord`` knows Discord. A violation names the file, the line and the
-import."""
+global random), nothing below ``bot.discord`` knows Discord, and inside ``bot.discord`` imports point one way (no
+module imports, even only for type checking, a module that imports it). A violation names the file, the line and
+the import, or the circle."""
 
 from __future__ import annotations
 
@@ -77,3 +78,58 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     stray = tmp_path / "stray.py"
     stray.write_text("import os\n\n\ndef f():\n    from PIL import Image\n")
     assert imported_modules(stray) == [(1, "os"), (5, "PIL")]
+
+
+def package_imports(package: str) -> dict[str, set[str]]:
+    """Each module of ``package`` (dotted, its ``__init__`` as the package's name) and the modules of the package
+    it imports, conditional and type-checking imports included."""
+    folder = ROOT / package.replace(".", "/")
+    graph: dict[str, set[str]] = {}
+    for path in sorted(folder.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        graph[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = set()
+    for name in graph:
+        path = folder / ("__init__.py" if name == package else name.removeprefix(package + ".") + ".py")
+        for _, module in imported_modules(path):
+            while module and module not in graph and module.startswith(package):
+                module = module.rpartition(".")[0]
+            if module in graph and module != name:
+                graph[name].add(module)
+    return graph
+
+
+def import_circle(graph: dict[str, set[str]]) -> list[str]:
+    """A circle of imports (``[a, b, a]``: a imports b, which imports a), or ``[]`` when imports point one way."""
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> list[str]:
+        if module in path:
+            return [*path[path.index(module) :], module]
+        if module in done:
+            return []
+        for target in sorted(graph[module]):
+            found = visit(target, [*path, module])
+            if found:
+                return found
+        done.add(module)
+        return []
+
+    for module in sorted(graph):
+        found = visit(module, [])
+        if found:
+            return found
+    return []
+
+
+def test_the_discord_front_imports_one_way() -> None:
+    graph = package_imports("bot.discord")
+    assert {"bot.discord.client", "bot.discord.cog", "bot.discord.buttons", "bot.discord.ratings"} <= set(graph)
+    assert graph["bot.discord.client"] >= {"bot.discord.cog", "bot.discord.front", "bot.discord.ratings"}
+    assert import_circle(graph) == []
+
+
+def test_the_circle_finder_sees_a_circle() -> None:
+    """The rule above is not vacuous: a module that imports its importer, however far round, is a circle."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_circle(graph) == ["a", "b", "c", "a"]
+    assert import_circle({"a": {"b"}, "b": set(), "d": {"a", "b"}}) == []

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.actions import Result
 from bot.discord.followups import answer, defer_publicly
+from bot.discord.ports import bot_of
 from rules.base import GameError
-
-if TYPE_CHECKING:
-    from bot.discord.client import PbmBot
 
 log = logging.getLogger("pbm.discord")
 #: buttons on one turn message at most (two rows of five)
@@ -28,10 +26,6 @@ _CHALLENGE_STYLES = {
     "decline": discord.ButtonStyle.danger,
     "withdraw": discord.ButtonStyle.secondary,
 }
-
-
-def _bot(interaction: discord.Interaction) -> PbmBot:
-    return interaction.client  # type: ignore[return-value]
 
 
 class ChallengeButton(
@@ -55,7 +49,7 @@ class ChallengeButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        bot = _bot(interaction)
+        bot = bot_of(interaction)
         player = await bot.front.player_id(interaction.user)
         act = {"accept": bot.actions.accept, "decline": bot.actions.decline, "withdraw": bot.actions.cancel}
         result = await act[self.action](self.challenge_id, player)
@@ -105,7 +99,7 @@ class MoveButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        bot = _bot(interaction)
+        bot = bot_of(interaction)
         player = await bot.front.player_id(interaction.user)
         await bot.games.play(interaction, self.game_id, player, f"{self.word}#{self.number}")
 
@@ -134,7 +128,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pbm:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        bot = _bot(interaction)
+        bot = bot_of(interaction)
         player = await bot.front.player_id(interaction.user)
         chosen = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
         if not chosen:
@@ -166,7 +160,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await defer_publicly(interaction)
-        await _bot(interaction).games.post_replay(interaction, self.game_id)
+        await bot_of(interaction).games.post_replay(interaction, self.game_id)
 
 
 def challenge_view(challenge_id: int, *, decline: bool = True) -> discord.ui.View:
@@ -249,7 +243,7 @@ class ProposalButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        bot = _bot(interaction)
+        bot = bot_of(interaction)
         player = await bot.front.player_id(interaction.user)
         store = bot.actions.store
         current = await store.open_proposal(self.game_id)
@@ -301,7 +295,7 @@ class PreviewButton(
         if self.action == "no":
             await answer(interaction, f"{self.move.split('#')[0]} was not played.", ephemeral=True)
             return
-        bot = _bot(interaction)
+        bot = bot_of(interaction)
         player = await bot.front.player_id(interaction.user)
         await bot.games.play(interaction, self.game_id, player, self.move)
 

@@ -24,7 +24,7 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -44,9 +44,6 @@ from bot.ratings import STANDARD
 from render.chart import rating_chart
 from rules import registry
 from rules.base import GameError
-
-if TYPE_CHECKING:
-    from bot.discord.client import PbmBot
 
 log = logging.getLogger("pbm.discord")
 
@@ -124,7 +121,7 @@ class PageButton(
             await interaction.response.defer()  # the message itself changes below
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
-        ratings: RatingCommands = _bot(interaction).ratings
+        ratings = _ratings_of(interaction)
         shown = await ratings.board_page(interaction, self.board, [], self.page)
         if isinstance(shown, str):
             await answer(interaction, shown, ephemeral=True)
@@ -140,8 +137,10 @@ def _asker(message: discord.Message | None) -> int | None:
     return metadata.user.id if metadata is not None else None
 
 
-def _bot(interaction: discord.Interaction) -> PbmBot:
-    return interaction.client  # type: ignore[return-value]
+def _ratings_of(interaction: discord.Interaction) -> RatingCommands:
+    """The running bot's rating commands (it holds them as ``ratings``; naming the bot's class would import the
+    module that imports this one)."""
+    return interaction.client.ratings  # type: ignore[attr-defined]
 
 
 def page_view(board: Board, page: int, pages: int) -> discord.ui.View | None:
