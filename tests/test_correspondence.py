@@ -243,7 +243,7 @@ async def test_quiet_hours_hold_pings_until_they_end(console: Console, clock: Fa
     await ok(console, "druid challenge -size=5 alice bob")
     moved = await ok(console, "druid move 1 alice c3")
     assert moved.notify == [] and "bob" in moved.held
-    assert "bob is in quiet hours and will be told at Wed 2026-12-02 08:00 Europe/Paris" in moved.message
+    assert "(bob will be told later)" in moved.message and "Paris" not in moved.message
     assert await tick(console) == []
     clock.set("2026-12-02T07:00:00+00:00")  # 08:00 in Paris
     assert await tick(console) == ["reminder: bob, game 1 is waiting for your move."]
@@ -639,7 +639,7 @@ async def test_a_timeout_in_someones_quiet_hours_reaches_them_when_those_end(
     clock.set("2026-12-02T23:00:00+00:00")  # bob ran out at 20:00; the sweep runs in alice's quiet hours
     notices = await console.actions.sweep()
     assert [n.kind for n in notices] == ["timeout"] and notices[0].ping == []
-    assert "alice is in quiet hours and will be told at Thu 2026-12-03 08:00 UTC" in notices[0].text
+    assert "(alice will be told later)" in notices[0].text
     clock.set("2026-12-03T08:00:00+00:00")
     assert await tick(console) == ["reminder: alice, game 1: bob ran out of time"]
 

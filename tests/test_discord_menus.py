@@ -63,7 +63,7 @@ async def test_show_board_on_any_message_of_a_game_thread_answers_privately(
         shown = await w.fake.reply(await w.fake.message_command(w.carol, first, "Show board"))
         challenge = w.fake.channel_log(w.channel)[0]
         elsewhere = await w.fake.reply(await w.fake.message_command(w.carol, challenge, "Show board"))
-    assert shown.ephemeral and "Druid: bob to move (move 2)" in shown.text()
+    assert shown.ephemeral and shown.text().startswith("### Druid 1: bob to move (move 2)\n-# clock: ")
     assert [a.filename for a in shown.attachments] == ["druid-1.png"]
     assert elsewhere.ephemeral and elsewhere.text() == "this message is not in a game's thread"
 

@@ -147,9 +147,9 @@ async def test_unrated_and_declined_games_change_nothing(console: Console) -> No
     assert rated.seat_ratings() == {0: "945?", 1: "1103?"}
     assert rated.board_png() == render.board_png(rated.state, None, {0: "945?", 1: "1103?"})
     assert rated.board_png() != render.board_png(rated.state)
-    from bot.discord.layout import header_text
+    from bot.discord.layout import turn_text
 
-    assert header_text(rated, 4000).splitlines()[1] == "-# rated: bob 945?, alice 1103?"  # Discord's turn message
+    assert turn_text(rated).splitlines()[1] == "-# rated: bob 945?, alice 1103?"  # Discord's turn message
 
 
 async def test_four_player_drogo_ranks_by_score_with_ties_shared(databases: Databases) -> None:

@@ -22,7 +22,6 @@ from bot.actions.common import (
 )
 from bot.correspondence.clock import Clock
 from bot.correspondence.options import TimeRules
-from bot.correspondence.periods import format_local
 from data.store import (
     GameRow,
     LogEntry,
@@ -324,4 +323,4 @@ class PlayActions(ActionsBase):
             )
             result.notify.remove(player)
             result.held[player] = release
-            result.message += f"\n({player} is in quiet hours and will be told at {format_local(release, quiet.tz)})"
+            result.message += f"\n({player} will be told later)"  # saying when would tell everyone their hours

@@ -18,7 +18,8 @@ from bot.actions import Actions, Result
 from bot.correspondence.options import MAX_RATING
 from bot.discord.buttons import challenge_view, preview_view, proposal_view
 from bot.discord.followups import Upload, answer, defer_publicly, remove_placeholder
-from bot.discord.front import Front, PostError, new_nonce
+from bot.discord.front import PLAIN_LIMIT, Front, PostError, new_nonce
+from bot.discord.layout import turn_text
 from rules import registry
 
 log = logging.getLogger("pbm.discord")
@@ -78,6 +79,14 @@ def open_challenge_listing(result: Result, limit: int = REPLY_LIMIT) -> str:
             break
         lines.append(item)
     return "\n".join(lines)
+
+
+def board_message(result: Result, text_board: str) -> str:
+    """``/board``'s text (and the Show board menu's): what a turn says about the position (the same text as the
+    turn message's, clocks included), then the board as text when there is no picture."""
+    if not text_board:
+        return turn_text(result, PLAIN_LIMIT)
+    return f"{turn_text(result, PLAIN_LIMIT - len(text_board) - 1)}\n{text_board}"
 
 
 def listing(result: Result) -> str:
@@ -302,8 +311,9 @@ class GameCommands(commands.Cog):
         nonce: str | None = None,
         thread: discord.Thread | None = None,
     ) -> None:
-        """Tell the actor how it went (ephemeral) and post the turn in the game's thread (``thread`` when the
-        caller knows it: the command was typed there), with the ``nonce`` its commit marked it with, if any."""
+        """Post the turn in the game's thread (``thread`` when the caller knows it: the command was typed there),
+        with the ``nonce`` its commit marked it with, if any, and tell the actor privately how it went: where the
+        turn went, or what went wrong; nothing when they acted in that thread and the turn is there."""
         if not result.ok:
             await reply(interaction, result.message)
             return
@@ -311,6 +321,12 @@ class GameCommands(commands.Cog):
         if result.game_id is not None and result.state is not None:
             posted = await self.front.post_turn(result, thread, nonce=nonce)
             problems = posted.problems
+            here = posted.thread is not None and interaction.channel_id == posted.thread.id
+            if here and posted.message is not None and not problems:
+                # asked in the game's thread: the turn just posted there is the answer, and a private "done"
+                # would say nothing new
+                await remove_placeholder(interaction)
+                return
             where = f" in {posted.thread.mention}" if posted.thread is not None else ""
             note = f"Done{where}." if posted.message is not None or posted.thread is None else "Done."
         else:
@@ -362,8 +378,9 @@ class GameCommands(commands.Cog):
             await refuse_publicly_deferred(interaction, result.message)
             return
         upload, text_board = await self.front.board_upload(result)
-        content = result.message + (f"\n{text_board}" if text_board else "")
-        await answer(interaction, content, ephemeral=False, uploads=(upload,) if upload else ())
+        await answer(
+            interaction, board_message(result, text_board), ephemeral=False, uploads=(upload,) if upload else ()
+        )
 
     @app_commands.command(description="An animated replay of a game, one frame a move")
     @app_commands.describe(
@@ -660,8 +677,9 @@ def show_board_menu(cog: GameCommands) -> app_commands.ContextMenu:
             await answer(interaction, result.message, ephemeral=True)
             return
         upload, text_board = await cog.front.board_upload(result)
-        content = result.message + (f"\n{text_board}" if text_board else "")
-        await answer(interaction, content, ephemeral=True, uploads=(upload,) if upload else ())
+        await answer(
+            interaction, board_message(result, text_board), ephemeral=True, uploads=(upload,) if upload else ()
+        )
 
     return app_commands.ContextMenu(name="Show board", callback=callback)
 

@@ -25,7 +25,7 @@ import discord
 from bot.actions import Actions, Notice, Result
 from bot.discord.buttons import move_view
 from bot.discord.followups import Upload
-from bot.discord.layout import turn_layout
+from bot.discord.layout import turn_layout, turn_text
 from data.store import GameRow, NotFoundError, StaleWriteError
 
 log = logging.getLogger("pbm.discord")
@@ -38,6 +38,8 @@ REPOST_LEASE = 120.0
 #: seconds after a game's last change before the sweep posts a board its commit marked: until then the process
 #: that made the move may still be posting it
 REPOST_GRACE = 10.0
+#: the characters of a plain message's content (Discord's limit)
+PLAIN_LIMIT = 2000
 #: ends the mark of a board whose post failed: nobody is posting it, the next sweep does
 FAILED = " failed"
 #: what each permission is called in Discord's settings, for messages to users and admins
@@ -83,9 +85,17 @@ def picture(result: Result, png: bytes) -> discord.File:
     return Upload(picture_name(result), png).file()
 
 
+def is_their_move(result: Result, player: str) -> bool:
+    """Whether ``player`` is to move in the game a turn shows: a finished game waits on nobody, so nobody pinged
+    about it is told "your move"."""
+    state = result.state
+    return state is not None and not state.is_over and result.status in (None, "active") and player == result.to_move
+
+
 def text_board(result: Result) -> str:
-    """The board as text in a code block, for a message without the picture; "" when there is no board."""
-    text = result.board_text() or ""
+    """The board as text in a code block, for a message without the picture; "" when there is no board. The
+    board alone: the clocks and ratings are in the turn's text above it (:func:`bot.discord.layout.turn_text`)."""
+    text = result.state.text_board() if result.state is not None else ""
     return f"```\n{text[:1800]}\n```" if text else ""
 
 
@@ -265,15 +275,20 @@ class Front:
                 await self.store.clear_unposted(result.game_id, (nonce, nonce + FAILED))
             return Posted(None, None, [])
         # players in their quiet hours are told when those end (the actions already left them out of notify)
-        pinged = await self.mentions([p for p in result.notify if p not in result.held])
+        to_ping = [p for p in result.notify if p not in result.held]
+        movers = await self.mentions([p for p in to_ping if is_their_move(result, p)])
+        others = await self.mentions([p for p in to_ping if not is_their_move(result, p)])
+        pinged = movers + others
         watchers = await self._watchers(result.game_id)
         mention_watchers = [discord.Object(int(uid)) for uid, mode in watchers.items() if mode == "mention"]
         pings = []
-        if pinged:
-            pings.append(" ".join(f"<@{u.id}>" for u in pinged) + ", your move.")
+        if movers:
+            pings.append(" ".join(f"<@{u.id}>" for u in movers) + ", your move.")
+        if others:
+            pings.append(" ".join(f"<@{u.id}>" for u in others))
         if mention_watchers:
             pings.append("-# watching: " + " ".join(f"<@{u.id}>" for u in mention_watchers))
-        plain = "\n".join([result.message, *pings])
+        plain = "\n".join([turn_text(result, PLAIN_LIMIT - len("\n".join(["", *pings]))), *pings])
         png = await self.board_png(result)
         mentions = discord.AllowedMentions(users=pinged + mention_watchers, everyone=False, roles=False)
         silent = not pinged and not mention_watchers
@@ -355,7 +370,8 @@ class Front:
         targets = [p for p in result.notify if await self.actions.dm_setting(p) == "on"]
         for player in targets:
             uid = await self.store.discord_id_of(player)
-            if uid is not None and not await self._dm(uid, f"Your move in game {result.game_id}:\n{result.message}"):
+            head = f"Your move in game {result.game_id}" if is_their_move(result, player) else f"Game {result.game_id}"
+            if uid is not None and not await self._dm(uid, f"{head}:\n{result.message}"):
                 await self.actions.set_dm_setting(player, "closed")
                 problems.append(f"{player} does not accept DMs; they are pinged in the thread instead")
         for uid, mode in watchers.items():

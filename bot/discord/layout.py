@@ -66,12 +66,16 @@ def happened(result: Result) -> str:
     return "\n".join(line for line in result.message.splitlines() if line and line != status)
 
 
-def header_text(result: Result, body_room: int) -> str:
-    """The first text display: the headline, the clock, and what happened cut to ``body_room`` characters."""
+def turn_text(result: Result, limit: int = MAX_TEXT) -> str:
+    """What a turn says, in ``limit`` characters: the headline, the clocks, the ratings, and what happened (cut
+    to fit; the lines above it are always kept). Every message that shows a game's position says it with this
+    (the turn layout's text, a plain turn message, ``/board``), so what a screen reader or a notification reads
+    does not depend on which message it is."""
     top = "\n".join(part for part in (f"### {headline(result)}", clock_line(result), rating_line(result)) if part)
     body = happened(result)
-    if len(body) > body_room:
-        body = body[: max(0, body_room - 1)].rstrip() + "…"
+    room = limit - len(top) - 1
+    if len(body) > room:
+        body = body[: max(0, room - 1)].rstrip() + "…"
     return f"{top}\n{body}" if body else top
 
 
@@ -93,10 +97,9 @@ def turn_layout(result: Result, picture: str, pings: str) -> discord.ui.LayoutVi
     """The turn message for ``result``: the board is the uploaded file named ``picture`` (sent with the message),
     ``pings`` the line of mentions ("" for none). Persistent: its controls are dynamic items, answered after a
     restart too."""
-    room = MAX_TEXT - len(pings) - len(f"### {headline(result)}\n{clock_line(result)}\n{rating_line(result)}\n")
     alt = f"{headline(result)}: the board"[:MAX_ALT_TEXT]
     parts: list[discord.ui.Item[Any]] = [
-        discord.ui.TextDisplay(header_text(result, room)),
+        discord.ui.TextDisplay(turn_text(result, MAX_TEXT - len(pings))),
         discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{picture}", description=alt)),
     ]
     if pings:

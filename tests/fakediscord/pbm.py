@@ -77,7 +77,8 @@ class Table:
         return pinged[0] if pinged else None
 
     async def move(self, user: int, text: str) -> Message:
-        """``/move`` typed in the thread; returns the ephemeral reply."""
+        """``/move`` typed in the thread; returns the ephemeral reply (a refusal), or the deleted placeholder when
+        the move was played (its turn message in the thread is the answer)."""
         return await self.fake.reply(await self.fake.slash(user, self.thread.id, "move", {"move": text}))
 
     async def move_and_wait(self, user: int, text: str) -> Message:

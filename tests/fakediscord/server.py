@@ -456,13 +456,14 @@ class FakeDiscord:
         return interaction
 
     async def reply(self, interaction: Interaction, timeout: float = 5.0) -> Message:
-        """The interaction's original reply once it is final (sent, or a deferred reply filled in)."""
+        """The interaction's original reply once it is final: sent, a deferred reply filled in, or a deferred
+        reply deleted (``deleted``: the bot had nothing to add to what it posted elsewhere)."""
 
         def settled() -> Message | None:
             if interaction.original_id is None:
                 return None
             original = self.messages[interaction.original_id]
-            return None if original.loading else original
+            return None if original.loading and not original.deleted else original
 
         return await self.wait_for(settled, timeout, f"reply to interaction {interaction.id}")
 
