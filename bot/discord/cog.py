@@ -20,11 +20,14 @@ from bot.discord.buttons import challenge_view, preview_view, proposal_view
 from bot.discord.followups import Upload, answer, defer_publicly, remove_placeholder
 from bot.discord.front import PLAIN_LIMIT, Front, PostError, new_nonce
 from bot.discord.layout import turn_text
+from data.store import GameRow, GameSummary, StoreError
 from rules import registry
 
 log = logging.getLogger("pbm.discord")
 GAME_CHOICES = [app_commands.Choice(name=name, value=name) for name in registry.names()]
 REPLY_LIMIT = 1900
+#: suggestions Discord shows at most
+MAX_CHOICES = 25
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 #: Discord's default upload limit; a replay is kept under it (or under the interaction's own limit)
 REPLAY_LIMIT = 10 * 1024 * 1024
@@ -81,6 +84,12 @@ def open_challenge_listing(result: Result, limit: int = REPLY_LIMIT) -> str:
     return "\n".join(lines)
 
 
+def game_choice(row: GameRow | GameSummary) -> app_commands.Choice[int]:
+    """A game as an autocomplete suggestion: "druid 12: alice, bob: alice's turn" ("...: finished" once over)."""
+    standing = f"{row.to_move}'s turn" if row.status == "active" and row.to_move else row.status
+    return app_commands.Choice(name=f"{row.type} {row.id}: {', '.join(row.players)}: {standing}"[:100], value=row.id)
+
+
 def board_message(result: Result, text_board: str) -> str:
     """``/board``'s text (and the Show board menu's): what a turn says about the position (the same text as the
     turn message's, clocks included), then the board as text when there is no picture."""
@@ -110,18 +119,6 @@ class GameCommands(commands.Cog):
             return game
         channel_id = interaction.channel_id
         return None if channel_id is None else await self.actions.store.game_by_thread(channel_id)
-
-    async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-        """The member's newest running games whose number starts with what they typed: one indexed query per
-        keystroke, however many games there are."""
-        player = await self.front.player_id(interaction.user)
-        rows = await self.actions.store.game_choices(player, current)
-        return [
-            app_commands.Choice(
-                name=f"{row.type} {row.id}: {', '.join(row.players)}: {row.to_move}'s turn"[:100], value=row.id
-            )
-            for row in rows
-        ]
 
     # ---- challenges ----------------------------------------------------------------------------------------
 
@@ -341,12 +338,6 @@ class GameCommands(commands.Cog):
         found = await self.actions.moves(game_id, current)
         return [app_commands.Choice(name=m[:100], value=m[:100]) for m in found.items[:25]] if found.ok else []
 
-    @move.autocomplete("game")
-    async def _move_game_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[int]]:
-        return await self.game_choices(interaction, current)
-
     @app_commands.command(description="Resign a game")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -356,12 +347,6 @@ class GameCommands(commands.Cog):
             return
         result = await self.actions.resign(game_id, await self.front.player_id(interaction.user))
         await self.after_action(interaction, result)
-
-    @resign.autocomplete("game")
-    async def _resign_game_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[int]]:
-        return await self.game_choices(interaction, current)
 
     # ---- looking -------------------------------------------------------------------------------------------
 
@@ -574,12 +559,6 @@ class GameCommands(commands.Cog):
             return
         await reply(interaction, f"Proposal {result.challenge_id} posted in {thread.mention}.")
 
-    @propose.autocomplete("game")
-    async def _propose_game_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[int]]:
-        return await self.game_choices(interaction, current)
-
     @app_commands.command(description="Go on vacation (your timed games' clocks stand still) or come back")
     @app_commands.describe(switch="on: clocks stand still while your vacation bank lasts; off: back; none: your bank")
     @app_commands.choices(switch=ON_OFF)
@@ -613,12 +592,6 @@ class GameCommands(commands.Cog):
         result = await self.actions.queue(game_id, player, "clear" if clear else line)
         await reply(interaction, listing(result) if result.ok and line is None else result.message)
 
-    @queue.autocomplete("game")
-    async def _queue_game_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[int]]:
-        return await self.game_choices(interaction, current)
-
     @app_commands.command(description="Follow a game: a mention in its thread or a DM after every move")
     @app_commands.choices(
         by=[app_commands.Choice(name="mention", value="mention"), app_commands.Choice(name="dm", value="dm")]
@@ -642,6 +615,54 @@ class GameCommands(commands.Cog):
             await reply(interaction, f"you are not watching game {game}; nothing to stop")
             return
         await reply(interaction, f"You no longer watch game {game}.")
+
+    # ---- game suggestions ----------------------------------------------------------------------------------
+
+    @move.autocomplete("game")
+    @resign.autocomplete("game")
+    @moves.autocomplete("game")
+    @propose.autocomplete("game")
+    @queue.autocomplete("game")
+    @watch.autocomplete("game")
+    async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """The ``game`` of commands about a running game (the one-word commands too): the member's running
+        games."""
+        return await self._choices(interaction, current, status="active")
+
+    @board.autocomplete("game")
+    @history.autocomplete("game")
+    @replay.autocomplete("game")
+    @unwatch.autocomplete("game")
+    async def _any_game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """The ``game`` of commands that look at any game: the member's games, running or over."""
+        return await self._choices(interaction, current, status=None)
+
+    @analyze.autocomplete("game")
+    async def _analysis_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """``/analyze``'s ``game``: the member's finished Backgammon games, the only ones it analyses."""
+        return await self._choices(interaction, current, status="finished", game_type="backgammon")
+
+    async def _choices(
+        self, interaction: discord.Interaction, current: str, *, status: str | None, game_type: str | None = None
+    ) -> list[app_commands.Choice[int]]:
+        """The member's newest games of ``status`` (``None``: any) whose number starts with what they typed, one
+        indexed query per keystroke however many games there are; typed in a game's thread, that game first
+        (the way to name someone else's game to /watch)."""
+        player = await self.front.player_id(interaction.user)
+        rows: list[GameRow | GameSummary] = list(
+            await self.actions.store.game_choices(player, current, status=status, game_type=game_type)
+        )
+        here = await self.game_for(interaction, None)
+        digits = "".join(ch for ch in current if ch in "0123456789").lstrip("0")
+        if here is not None and str(here).startswith(digits):
+            rows = [row for row in rows if row.id != here]
+            try:
+                row = await self.actions.store.load_game(here)
+            except StoreError:
+                row = None  # a game that cannot be read is refused when it is used; it is not suggested
+            if row is not None and status in (None, row.status) and game_type in (None, row.type):
+                rows.insert(0, row)
+        return [game_choice(row) for row in rows[:MAX_CHOICES]]
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -902,10 +902,19 @@ class CoreStore:
                 continue  # a damaged game is reported when it is opened; a listing must not fail for it
         return out, total
 
-    async def game_choices(self, player_id: str, typed: str = "", limit: int = 25) -> list[GameSummary]:
-        """The newest active games of a player whose number starts with the digits typed: autocomplete's query.
-        A prefix is a handful of number ranges (``12`` is 12, 120-129, 1200-1299 ...), each an index range scan,
-        so a keystroke costs the same with ten games or a million."""
+    async def game_choices(
+        self,
+        player_id: str,
+        typed: str = "",
+        limit: int = 25,
+        *,
+        status: str | None = "active",
+        game_type: str | None = None,
+    ) -> list[GameSummary]:
+        """The newest games of a player whose number starts with the digits typed: autocomplete's query. Only
+        games of ``status`` (``None``: any) and of ``game_type`` (``None``: any). A prefix is a handful of number
+        ranges (``12`` is 12, 120-129, 1200-1299 ...), each an index range scan, so a keystroke costs the same
+        with ten games or a million."""
         digits = "".join(ch for ch in typed if ch in "0123456789").lstrip("0")[:18]
         ranges: list[tuple[int, int]] = []
         if digits:
@@ -914,12 +923,19 @@ class CoreStore:
                 ranges.append((prefix * width, min((prefix + 1) * width - 1, MAX_GAME_ID)))
                 width *= 10
         condition = " OR ".join("p.game_id BETWEEN ? AND ?" for _ in ranges) or "1 = 1"
+        filters = [("g.status = ?", status), ("g.type = ?", game_type)]
+        wanted = "".join(f" AND {sql}" for sql, value in filters if value is not None)
         async with self._db.execute(
             "SELECT g.id, g.type, g.players, g.status, g.move_number, g.to_move, g.outcome, NULL"
             " FROM game_players p JOIN games g ON g.id = p.game_id"
-            f" WHERE p.player_id = ? AND ({condition}) AND g.status = 'active'"
+            f" WHERE p.player_id = ? AND ({condition}){wanted}"
             " ORDER BY p.game_id DESC LIMIT ?",
-            (player_id, *[bound for pair in ranges for bound in pair], limit),
+            (
+                player_id,
+                *[bound for pair in ranges for bound in pair],
+                *[value for _, value in filters if value is not None],
+                limit,
+            ),
         ) as cursor:
             rows = await cursor.fetchall()
         return [_summary(r) for r in rows]
