@@ -16,7 +16,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, TextIO
 
 import aiohttp
 import discord
@@ -48,6 +48,9 @@ log = logging.getLogger("pbm.discord")
 MAX_SWEEP_INTERVAL = 60.0
 #: seconds a process's claim to push the slash commands keeps others from pushing (a push takes about a second)
 SYNC_LEASE = 300.0
+#: a log line where there is no terminal to colour it: discord.py's own plain format
+LOG_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"
+LOG_TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 
 def apply_endpoints(config: Config) -> None:
@@ -79,6 +82,8 @@ class PbmBot(commands.AutoShardedBot):
     ) -> None:
         """``clock`` is the one time source of the actions (default: the system clock shifted by
         ``config.clock_offset``); tests pass one they move by hand."""
+        # pbm never joins a voice channel: discord.py's warnings that its voice libraries are missing mean nothing
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -286,10 +291,22 @@ def _unreachable(exc: BaseException) -> str | None:
     return None
 
 
+def setup_logging(*, verbose: bool = False, stream: TextIO | None = None) -> None:
+    """discord.py's logging on stderr (or ``stream``), in colour only on a terminal: discord.py colours any
+    stream inside a container too, and a log file (or a service's journal) would fill with escape codes."""
+    handler = logging.StreamHandler(stream)
+    terminal = hasattr(handler.stream, "isatty") and handler.stream.isatty()
+    discord.utils.setup_logging(
+        handler=handler,
+        formatter=discord.utils.MISSING if terminal else logging.Formatter(LOG_FORMAT, LOG_TIME_FORMAT, style="{"),
+        level=logging.DEBUG if verbose else logging.INFO,
+    )
+
+
 def _serve(main: Callable[[], Coroutine[Any, Any, None]], verbose: bool) -> int:
-    """Run ``main`` with discord.py's logging; a failure to reach Discord is one line on stderr and exit 2 (the
-    details only with ``--verbose``), Ctrl-C a clean exit."""
-    discord.utils.setup_logging(level=logging.DEBUG if verbose else logging.INFO)
+    """Run ``main`` with discord.py's logging (:func:`setup_logging`); a failure to reach Discord is one line on
+    stderr and exit 2 (the details only with ``--verbose``), Ctrl-C a clean exit."""
+    setup_logging(verbose=verbose)
     try:
         asyncio.run(main())
     except KeyboardInterrupt:

@@ -727,5 +727,10 @@ def _word_command(cog: GameCommands, word: str, titles: list[str]) -> app_comman
     command: app_commands.Command[Any, Any, None] = app_commands.Command(
         name=word, description=f"{word.capitalize()} ({', '.join(titles)})", callback=callback
     )
-    command.autocomplete("game")(cog.game_choices)
+
+    async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        # a function of its own: the cog's method is registered as its commands' (bound to the cog by them)
+        return await cog.game_choices(interaction, current)
+
+    command.autocomplete("game")(suggest)
     return command
