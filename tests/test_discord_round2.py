@@ -23,10 +23,12 @@ from ai.analysis import PlayerSummary
 from bot.actions import Result
 from bot.discord.client import setup_logging
 from bot.discord.front import render_board
+from data.store import LogEntry, Store
 from tests.fakediscord.pbm import FakeClock, pbm_running, start_game
 
 if TYPE_CHECKING:
     from bot.discord import PbmBot
+    from tests.databases import Databases
     from tests.fakediscord.fixtures import World
 
 pytest_plugins = ["tests.fakediscord.fixtures"]
@@ -191,6 +193,30 @@ async def test_every_command_that_takes_a_game_suggests_the_members_games(discor
     ]
     assert [c["value"] for c in typed] == [finished]
     assert [c["value"] for c in in_thread] == [1] and elsewhere == []  # carol plays no game: the thread's is offered
+
+
+async def test_game_suggestions_keep_to_a_status_and_a_game_on_both_databases(databases: Databases) -> None:
+    store = await Store.open(await databases.target())
+    try:
+        running = await store.create_game("druid", {}, ["alice", "bob"], 1, {"ply": 0}, "alice")
+        over = await store.create_game("backgammon", {}, ["alice", "bob"], 1, {"ply": 0}, "alice")
+        await store.commit_actions(
+            over,
+            0,
+            [LogEntry(1, "alice", "resign", [])],
+            snapshot={"ply": 1},
+            move_number=1,
+            status="finished",
+            to_move=None,
+            outcome={"winner": "bob"},
+        )
+        assert [g.id for g in await store.game_choices("alice")] == [running]
+        assert [g.id for g in await store.game_choices("alice", status=None)] == [over, running]
+        assert [g.id for g in await store.game_choices("bob", "2", status=None)] == [over]
+        assert [g.id for g in await store.game_choices("alice", status="finished", game_type="backgammon")] == [over]
+        assert await store.game_choices("alice", status="finished", game_type="druid") == []
+    finally:
+        await store.close()
 
 
 # ---- 25: nothing said twice; singular and plural ------------------------------------------------------------
