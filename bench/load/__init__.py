@@ -35,12 +35,13 @@ from pathlib import Path
 
 from bench.common import Row
 from bench.load.players import Players, Table
-from bench.load.proofs import Evidence, GameEvidence, MoveEvidence, answer_kind, problems
+from bench.load.proofs import ANSWERED_BY_THE_TURN, Evidence, GameEvidence, MoveEvidence, answer_kind, problems
 from bench.load.servers import BotProcess, machine_cpu, postgres, tree_cpu
 from bot.actions import Actions
 from bot.maintenance import check
 from data.store import Store
 from rules import registry
+from tests.fakediscord.records import Interaction
 from tests.fakediscord.server import FakeDiscord
 
 #: one move in this many is sent twice at once (5%)
@@ -178,8 +179,7 @@ async def collect(
     for sent in players.sent:
         for iid in sent.interactions:
             record = fake.interactions[iid]
-            original = fake.messages.get(record.original_id) if record.original_id is not None else None
-            answers[iid] = None if original is None or original.loading else original.content
+            answers[iid] = answer_of(fake, record)
     done: dict[int, list[str]] = {t.game_id: [] for t in tables}
     moves = []
     for sent in players.sent:
@@ -212,14 +212,23 @@ async def collect(
     return Evidence(games, moves, len(players.unanswered), failures + [f"database: {p}" for p in report.file_problems])
 
 
+def answer_of(fake: FakeDiscord, record: Interaction) -> str | None:
+    """What the player was answered: the reply's words, :data:`ANSWERED_BY_THE_TURN` when the bot removed its
+    "thinking…" reply (the move was played in its thread), ``None`` while it still thinks (or never answered)."""
+    original = fake.messages.get(record.original_id) if record.original_id is not None else None
+    if original is None:
+        return None
+    if original.deleted:
+        return ANSWERED_BY_THE_TURN
+    return None if original.loading else original.content
+
+
 async def _settle(fake: FakeDiscord, players: Players, timeout: float = 30.0) -> None:
     """Wait until every interaction a live process received is answered (the refusals of duplicates may come
     after the board); the ones the killed process had in hand never will be."""
 
     def answered(iid: int) -> bool:
-        record = fake.interactions[iid]
-        original = fake.messages.get(record.original_id) if record.original_id is not None else None
-        return original is not None and not original.loading
+        return answer_of(fake, fake.interactions[iid]) is not None
 
     sent_to_live = [iid for sent in players.sent for iid in sent.interactions if not players.in_killed_hands(iid)]
     waiting = [iid for iid in sent_to_live if not answered(iid)]

@@ -17,12 +17,18 @@ from dataclasses import dataclass, field
 REFUSED_AS_STALE = ("it is not your turn", "changed while your move was being made")
 
 
+#: what the load run records for a move whose "thinking…" reply the bot removed: played in its game's thread, the
+#: turn posted there is the answer (a refusal is always answered in words)
+ANSWERED_BY_THE_TURN = "(the turn in its thread)"
+
+
 def answer_kind(reply: str | None) -> str:
-    """``done``, ``refused`` (as stale: see :data:`REFUSED_AS_STALE`), ``none`` (never answered) or ``other``.
-    (The load test calls an interaction the killed process never answered ``killed``.)"""
+    """``done`` (answered "Done", or by the turn in its thread: :data:`ANSWERED_BY_THE_TURN`), ``refused`` (as
+    stale: see :data:`REFUSED_AS_STALE`), ``none`` (never answered) or ``other``. (The load test calls an
+    interaction the killed process never answered ``killed``.)"""
     if reply is None:
         return "none"
-    if reply.startswith("Done"):
+    if reply == ANSWERED_BY_THE_TURN or reply.startswith("Done"):
         return "done"
     if any(reason in reply for reason in REFUSED_AS_STALE):
         return "refused"
