@@ -223,19 +223,37 @@ class _Runner:
             self._loop.close()
 
 
-async def _open_store(db_path: Path | str, *, direct: bool = False):  # -> data.store.Store
+async def _open_store(
+    db_path: Path | str, *, direct: bool = False, writes: bool = False, create: bool = True
+):  # -> data.store.Store
+    """The database for one command. An SQLite file that this process may not write (the file, or the folder its
+    journal goes in) is opened read-only unless the command is known to ``writes``: the commands that only look
+    (show, history, games, moves, profile, ratings, challenges, help, check, backup) work on it, and one that
+    would change it gets one line (:func:`_environment_problem`). Without ``create`` the database must exist:
+    ``check``, ``backup`` and ``db copy`` never make one where there was none."""
     from data.store import DatabaseUnusableError, Store
 
+    read_only = False
+    if isinstance(db_path, Path) and str(db_path) != ":memory:" and not writes and db_path.exists():
+        from data.store.upkeep import read_only_reason
+
+        read_only = read_only_reason(str(db_path)) is not None
     try:
-        return await Store.open(db_path, direct=direct)
+        return await Store.open(db_path, direct=direct, read_only=read_only, create=create)
     except DatabaseUnusableError as exc:
         raise EnvironmentProblem(str(exc)) from exc
 
 
 def _environment_problem(db_path: Path | str, exc: BaseException) -> EnvironmentProblem:
+    """One line for a database error met while a command ran; a write refused by a read-only file or folder
+    says which, and that nothing was done."""
     from data.store import describe_database_error
 
-    return EnvironmentProblem(f"{_where(db_path)}: {describe_database_error(exc)}")
+    file = str(db_path) if isinstance(db_path, Path) else None
+    text = describe_database_error(exc, file)
+    if "readonly" in str(exc).lower():
+        text += "; this command would change it, so nothing was done"
+    return EnvironmentProblem(f"{_where(db_path)}: {text}")
 
 
 def _console_session(args: Any, lines: Sequence[str] | None, drive: _Runner) -> int:
@@ -292,14 +310,20 @@ def _console_session(args: Any, lines: Sequence[str] | None, drive: _Runner) -> 
 
 
 async def _check(db_path: Path | str) -> int:
+    """``pbm check``: a damaged file is one line and exit 2 (an environment problem); games that differ from
+    their move log are listed, exit 1. A missing or empty file is reported, never made into a database."""
     from bot.actions import Actions
     from bot.maintenance import check
 
-    store = await _open_store(db_path, direct=True)
+    store = await _open_store(db_path, direct=True, create=False)
     try:
         report = await check(Actions(store))
+    except (OSError, *store.database_errors) as exc:
+        raise _environment_problem(db_path, exc) from exc
     finally:
         await store.close()
+    if report.file_problems:
+        raise EnvironmentProblem(f"{_where(db_path)}: {report.damage()}")
     print("\n".join(report.lines()))
     return 0 if report.ok else EXIT_REFUSED
 
@@ -308,9 +332,7 @@ async def _rebuild_ratings(db_path: Path | str) -> int:
     """``pbm ratings rebuild``: every rating recomputed from the finished games and replaced in one transaction."""
     from bot.actions import Actions
 
-    if isinstance(db_path, Path) and not db_path.exists():
-        raise EnvironmentProblem(f"{db_path}: there is no database there")
-    store = await _open_store(db_path, direct=True)
+    store = await _open_store(db_path, direct=True, writes=True, create=False)
     try:
         result = await Actions(store).rebuild_ratings()
     except store.database_errors as exc:
@@ -322,32 +344,41 @@ async def _rebuild_ratings(db_path: Path | str) -> int:
 
 
 async def _backup(db_path: Path, target: Path) -> int:
+    """``pbm backup``: reported done only once the copy has passed its check (see ``Store.backup``); a read-only
+    database is read read-only, and a missing or empty one is reported, never made."""
     from data.store import StoreError
 
-    if not db_path.exists():
-        raise EnvironmentProblem(f"{db_path}: there is no database there to back up")
-    store = await _open_store(db_path, direct=True)
+    store = await _open_store(db_path, direct=True, create=False)
     try:
         written = await store.backup(target)
     except StoreError as exc:
         raise EnvironmentProblem(str(exc)) from exc
+    except (OSError, *store.database_errors) as exc:
+        raise _environment_problem(db_path, exc) from exc
     finally:
         await store.close()
-    print(f"backed up {db_path} to {written}")
+    games = "1 game" if written.games == 1 else f"{written.games} games"
+    print(f"backed up {db_path} to {written.path} ({games}; the copy passed SQLite's integrity check)")
     return 0
 
 
 def _run_copy(source: Path | str, target: Path | str) -> int:
-    """``pbm db copy FROM TO``: on SQLite alone without an event loop, else on one kept for the whole copy."""
+    """``pbm db copy FROM TO``: on SQLite alone without an event loop, else on one kept for the whole copy. A new
+    target file that the copy could not finish is deleted: a failed copy leaves nothing behind."""
     if _where(source) == _where(target) or (
         isinstance(source, Path) and isinstance(target, Path) and source.resolve() == target.resolve()
     ):
         raise EnvironmentProblem(f"{_where(source)}: a database cannot be copied into itself")
-    if isinstance(source, Path) and not source.exists():
-        raise EnvironmentProblem(f"{source}: there is no database there to copy")
+    new_file = isinstance(target, Path) and str(target) != ":memory:" and not target.exists()
     drive = _Runner(source, target)
     try:
         return drive(_copy(source, target))
+    except BaseException:
+        if new_file:
+            from data.store.upkeep import remove_new_database
+
+            remove_new_database(str(target))
+        raise
     finally:
         drive.close()
 
@@ -357,11 +388,11 @@ async def _copy(source: Path | str, target: Path | str) -> int:
     then check the target as ``pbm check`` does; prints each table's row count on both sides."""
     from bot.actions import Actions
     from bot.maintenance import check
-    from data.store import StoreError
+    from data.store import DatabaseUnusableError, StoreError
 
-    origin = await _open_store(source, direct=True)
+    origin = await _open_store(source, direct=True, create=False)
     try:
-        copy = await _open_store(target, direct=True)
+        copy = await _open_store(target, direct=True, writes=True)
         try:
             if not await copy.is_empty():
                 print(
@@ -371,6 +402,8 @@ async def _copy(source: Path | str, target: Path | str) -> int:
                 return EXIT_REFUSED
             try:
                 counts = await origin.copy_into(copy)
+            except DatabaseUnusableError as exc:  # the source could not be read: it names itself
+                raise EnvironmentProblem(str(exc)) from exc
             except StoreError as exc:
                 raise EnvironmentProblem(f"{_where(target)}: {exc}") from exc
             except (OSError, *origin.database_errors, *copy.database_errors) as exc:
@@ -381,6 +414,8 @@ async def _copy(source: Path | str, target: Path | str) -> int:
             for table, here, there in counts:
                 print(f"{table:<{width}}  {here:>8}  {there:>8}")
             report = await check(Actions(copy))
+            if report.file_problems:
+                raise EnvironmentProblem(f"{_where(target)}: {report.damage()}")
             print("\n".join(report.lines()))
             return 0 if report.ok else EXIT_REFUSED
         finally:
@@ -466,6 +501,8 @@ def _on_database(args: Any) -> int:
 
     db_path: Path | str = args.db or default_db_path()
     try:
+        if args.command in ("do", "console"):
+            _make_data_dir(db_path)
         if args.command == "backup" and not isinstance(db_path, Path):
             raise EnvironmentProblem(
                 f"{_where(db_path)}: pbm backup works on SQLite files; back up a PostgreSQL database with"
@@ -495,9 +532,21 @@ def _on_database(args: Any) -> int:
 
 async def _preflight(db_path: Path) -> None:
     """Open (and migrate) the database before connecting to Discord, so a bad file is one line, not a bot that
-    logs in and then fails."""
-    store = await _open_store(db_path)
+    logs in and then fails; the bot writes, so a read-only file is refused here too."""
+    _make_data_dir(db_path)
+    store = await _open_store(db_path, writes=True)
     await store.close()
+
+
+def _make_data_dir(db_path: Path | str) -> None:
+    """pbm's own data directory, made on first use (:func:`bot.config.make_data_dir`); a folder that cannot be
+    made is one line."""
+    from bot.config import make_data_dir
+
+    try:
+        make_data_dir(db_path)
+    except OSError as exc:
+        raise EnvironmentProblem(f"{_where(db_path)}: its folder cannot be made ({exc.strerror or exc})") from exc
 
 
 def entry() -> int:
