@@ -224,22 +224,35 @@ class _Runner:
 
 
 async def _open_store(
-    db_path: Path | str, *, direct: bool = False, writes: bool = False, create: bool = True
+    db_path: Path | str, *, direct: bool = False, use: str = "any", create: bool = True
 ):  # -> data.store.Store
-    """The database for one command. An SQLite file that this process may not write (the file, or the folder its
-    journal goes in) is opened read-only unless the command is known to ``writes``: the commands that only look
-    (show, history, games, moves, profile, ratings, challenges, help, check, backup) work on it, and one that
-    would change it gets one line (:func:`_environment_problem`). Without ``create`` the database must exist:
-    ``check``, ``backup`` and ``db copy`` never make one where there was none."""
-    from data.store import DatabaseUnusableError, Store
+    """The database for one command, opened as the command uses it (``use``):
 
-    read_only = False
-    if isinstance(db_path, Path) and str(db_path) != ":memory:" and not writes and db_path.exists():
-        from data.store.upkeep import read_only_reason
+    - ``any`` (the console, whose commands are not known yet): an SQLite file this process may not write (the
+      file, or the folder its journal goes in) is opened read-only, so the commands that only look (show,
+      history, games, moves, profile, ratings, challenges, help) work, and one that would change it gets one
+      line (:func:`_environment_problem`); any other file normally;
+    - ``write`` (the bot, a ratings rebuild, the target of a copy): a read-only file is refused at once;
+    - ``read`` (``check``, the source of a copy): read-only, so checking writes nothing, not even a journal;
+      a database from an older pbm is first brought up to date, as any command of this pbm would (read-only,
+      it is refused in one line);
+    - ``keep`` (``backup``): read-only, and a database from an older pbm is copied as it is.
 
+    Without ``create`` the database must exist: ``check``, ``backup`` and ``db copy`` never make one."""
+    from data.store import DatabaseUnusableError, OutOfDateError, Store
+    from data.store.upkeep import read_only_reason
+
+    sqlite = isinstance(db_path, Path) and str(db_path) != ":memory:"
+    read_only = sqlite and use in ("read", "keep")
+    if sqlite and use == "any" and Path(db_path).exists():
         read_only = read_only_reason(str(db_path)) is not None
     try:
-        return await Store.open(db_path, direct=direct, read_only=read_only, create=create)
+        try:
+            return await Store.open(db_path, direct=direct, read_only=read_only, create=create, migrate=use != "keep")
+        except OutOfDateError:
+            if use != "read" or read_only_reason(str(db_path)) is not None:
+                raise
+            return await Store.open(db_path, direct=direct, create=create)
     except DatabaseUnusableError as exc:
         raise EnvironmentProblem(str(exc)) from exc
 
@@ -315,7 +328,7 @@ async def _check(db_path: Path | str) -> int:
     from bot.actions import Actions
     from bot.maintenance import check
 
-    store = await _open_store(db_path, direct=True, create=False)
+    store = await _open_store(db_path, direct=True, use="read", create=False)
     try:
         report = await check(Actions(store))
     except (OSError, *store.database_errors) as exc:
@@ -332,7 +345,7 @@ async def _rebuild_ratings(db_path: Path | str) -> int:
     """``pbm ratings rebuild``: every rating recomputed from the finished games and replaced in one transaction."""
     from bot.actions import Actions
 
-    store = await _open_store(db_path, direct=True, writes=True, create=False)
+    store = await _open_store(db_path, direct=True, use="write", create=False)
     try:
         result = await Actions(store).rebuild_ratings()
     except store.database_errors as exc:
@@ -344,11 +357,12 @@ async def _rebuild_ratings(db_path: Path | str) -> int:
 
 
 async def _backup(db_path: Path, target: Path) -> int:
-    """``pbm backup``: reported done only once the copy has passed its check (see ``Store.backup``); a read-only
-    database is read read-only, and a missing or empty one is reported, never made."""
+    """``pbm backup``: reported done only once the copy has passed its check (see ``Store.backup``). The database
+    is only read (it may be read-only; one from an older pbm is copied as it is); a missing or empty one is
+    reported, never made."""
     from data.store import StoreError
 
-    store = await _open_store(db_path, direct=True, create=False)
+    store = await _open_store(db_path, direct=True, use="keep", create=False)
     try:
         written = await store.backup(target)
     except StoreError as exc:
@@ -390,9 +404,9 @@ async def _copy(source: Path | str, target: Path | str) -> int:
     from bot.maintenance import check
     from data.store import DatabaseUnusableError, StoreError
 
-    origin = await _open_store(source, direct=True, create=False)
+    origin = await _open_store(source, direct=True, use="read", create=False)
     try:
-        copy = await _open_store(target, direct=True, writes=True)
+        copy = await _open_store(target, direct=True, use="write")
         try:
             if not await copy.is_empty():
                 print(
@@ -534,7 +548,7 @@ async def _preflight(db_path: Path) -> None:
     """Open (and migrate) the database before connecting to Discord, so a bad file is one line, not a bot that
     logs in and then fails; the bot writes, so a read-only file is refused here too."""
     _make_data_dir(db_path)
-    store = await _open_store(db_path, writes=True)
+    store = await _open_store(db_path, use="write")
     await store.close()
 
 

@@ -117,6 +117,10 @@ class DatabaseUnusableError(StoreError):
     missing); the message names the file and says what is wrong, in one line."""
 
 
+class OutOfDateError(DatabaseUnusableError):
+    """A database from an older pbm, opened read-only: it would have to be brought up to date to be used."""
+
+
 #: tables every migrated database has; a missing one means the file was damaged or edited by hand
 REQUIRED_TABLES = (
     "players",
@@ -270,6 +274,7 @@ class CoreStore:
         direct: bool = False,
         read_only: bool = False,
         create: bool = True,
+        migrate: bool = True,
     ) -> Self:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date.
 
@@ -292,10 +297,12 @@ class CoreStore:
         commands that only look still work); without it, a file that is not writable is refused at once. Without
         ``create`` the database must be there already (``pbm check``, ``backup``, the source of ``db copy``): a
         missing or empty file, or one without pbm's tables, is refused, never made into a new database. No folder
-        is ever made for ``path`` (a mistyped path would otherwise start a fresh database somewhere).
+        is ever made for ``path`` (a mistyped path would otherwise start a fresh database somewhere). A database
+        from an older pbm is brought up to date, unless it is read-only (:class:`OutOfDateError`) or ``migrate``
+        is false: then it is left as it is, for what works on any version (``backup``, ``schema_version``).
         """
         if is_postgresql_url(str(path)):
-            return await cls._open_postgresql(str(path), create=create)
+            return await cls._open_postgresql(str(path), create=create, migrate=migrate)
         where = sqlite_file(str(path))
         address = where
         if where != ":memory:":
@@ -326,8 +333,9 @@ class CoreStore:
             store = cls(connection, lock)
             store.path = where
             store.read_only = read_only
-            await store._migrate(backup=backup_before_migrating and where != ":memory:", create=create)
-            await store._check_tables()
+            backup = backup_before_migrating and where != ":memory:"
+            if await store._migrate(backup=backup, create=create, migrate=migrate):
+                await store._check_tables()
         except BaseException as exc:
             await connection.close()
             if isinstance(exc, DatabaseUnusableError):
@@ -338,7 +346,7 @@ class CoreStore:
         return store
 
     @classmethod
-    async def _open_postgresql(cls, url: str, *, create: bool) -> Self:
+    async def _open_postgresql(cls, url: str, *, create: bool, migrate: bool) -> Self:
         from data.postgres import PostgresPool
         from data.store.dialect import postgresql
 
@@ -351,8 +359,8 @@ class CoreStore:
         try:
             store = cls(connection, None, dialect)  # no write lock: each transaction holds a connection of its own
             store.path = where
-            await store._migrate(backup=False, create=create)
-            await store._check_tables()
+            if await store._migrate(backup=False, create=create, migrate=migrate):
+                await store._check_tables()
         except BaseException as exc:
             await connection.close()
             if isinstance(exc, DatabaseUnusableError):
@@ -444,9 +452,10 @@ class CoreStore:
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.05)
 
-    async def _migrate(self, *, backup: bool, create: bool = True) -> None:
-        """Bring the schema up to this pbm's version; without ``create``, a database without pbm's tables is
-        refused instead of made, and one opened read-only that is behind is refused (it cannot be updated)."""
+    async def _migrate(self, *, backup: bool, create: bool = True, migrate: bool = True) -> bool:
+        """Bring the schema up to this pbm's version; whether it is (it is not when an older one is kept, without
+        ``migrate``). Without ``create``, a database without pbm's tables is refused instead of made; one opened
+        read-only that is behind is refused (it cannot be updated)."""
         migrations = self._sql.migrations
         async with self._db.execute(self._sql.has_schema_version) as cursor:
             exists = await cursor.fetchone() is not None
@@ -459,9 +468,11 @@ class CoreStore:
                 f" {len(migrations)}): upgrade pbm to use it"
             )
         if current == len(migrations):
-            return
+            return True
+        if not migrate:
+            return False
         if self.read_only:
-            raise DatabaseUnusableError(
+            raise OutOfDateError(
                 f"{self.path}: this database comes from an older pbm (schema version {current}; this pbm uses"
                 f" {len(migrations)}) and it is read-only here, so it cannot be brought up to date: make it writable"
             )
@@ -480,6 +491,7 @@ class CoreStore:
                 for statement in _statements(migrations[number - 1]):
                     await db.execute(statement)
                 await db.execute("UPDATE schema_version SET version = ?", (number,))
+        return True
 
     async def _check_tables(self) -> None:
         async with self._db.execute(self._sql.table_names) as cursor:

@@ -80,6 +80,8 @@ def opening_problem(where: str, *, read_only: bool, create: bool) -> str | None:
     would seem lost); a database opened to be written must be writable; one opened without ``create`` must be
     there already."""
     folder = folder_of(where)
+    if folder.exists() and not folder.is_dir():
+        return f"{folder} is a file, not a folder"
     if not folder.is_dir():
         return (
             f"the folder {folder} does not exist (pbm makes no folders for a database path: create it, or check"
