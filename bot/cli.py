@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 NO_TOKEN = (
     "No Discord token: set DISCORD_TOKEN (or pass --token) to run the bot.\n"
@@ -224,7 +224,11 @@ class _Runner:
 
 
 async def _open_store(
-    db_path: Path | str, *, direct: bool = False, use: str = "any", create: bool = True
+    db_path: Path | str,
+    *,
+    direct: bool = False,
+    use: Literal["any", "write", "read", "keep"] = "any",
+    create: bool = True,
 ):  # -> data.store.Store
     """The database for one command, opened as the command uses it (``use``):
 

@@ -525,8 +525,12 @@ class CoreStore:
         try:
             try:
                 await self._db.execute("VACUUM INTO ?", (str(partial),))
-            except sqlite3.Error as exc:
-                raise await self._backup_failed(exc, target) from exc
+            except sqlite3.Error as exc:  # reading a damaged database, or writing the copy
+                if upkeep.is_damage(exc):
+                    raise DatabaseUnusableError(
+                        f"{self.path}: {await self._read_failure(exc)}; no backup was written"
+                    ) from exc
+                raise StoreError(f"{target}: {describe_database_error(exc)}") from exc
             problems, games = upkeep.check_copy(partial, version)
             if problems:
                 raise StoreError(f"{target}: the copy failed its check ({problems[0]}); no backup was written")
@@ -539,13 +543,12 @@ class CoreStore:
             raise
         return upkeep.Backup(target, games)
 
-    async def _backup_failed(self, exc: sqlite3.Error, target: Path) -> StoreError:
-        """What a failed ``VACUUM INTO`` says: a damaged database (where), or the target's own problem."""
-        text = str(exc)
-        if "malformed" in text.lower() or "not a database" in text.lower():
-            found = await upkeep.damage(self._db, [text])
-            return DatabaseUnusableError(f"{self.path}: {found}; no backup was written")
-        return StoreError(f"{target}: {describe_database_error(exc)}")
+    async def _read_failure(self, exc: BaseException) -> str:
+        """What a failed read of this database says, in one clause: where a damaged file is damaged (its tables),
+        or the error as :func:`describe_database_error` puts it."""
+        if self._sql.is_sqlite and upkeep.is_damage(exc):
+            return await upkeep.damage(self._db, [str(exc)])
+        return describe_database_error(exc)
 
     async def integrity_problems(self) -> list[str]:
         """SQLite's own integrity check and foreign-key check, one clause per problem saying where; empty when
@@ -666,11 +669,7 @@ class CoreStore:
             async for rows in self.read_rows(table, columns, batch):
                 yield rows
         except (OSError, *self.database_errors) as exc:
-            text = str(exc)
-            if self.is_sqlite and ("malformed" in text.lower() or "not a database" in text.lower()):
-                found = await upkeep.damage(self._db, [text])
-                raise DatabaseUnusableError(f"{self.path}: {found}; nothing was copied") from exc
-            raise DatabaseUnusableError(f"{self.path}: {describe_database_error(exc)}; nothing was copied") from exc
+            raise DatabaseUnusableError(f"{self.path}: {await self._read_failure(exc)}; nothing was copied") from exc
 
     @asynccontextmanager
     async def _read_snapshot(self) -> AsyncIterator[None]:

@@ -120,6 +120,12 @@ async def damaged_tables(db: Any) -> list[str]:
     return found
 
 
+def is_damage(exc: BaseException) -> bool:
+    """Whether SQLite's error means the file itself is damaged (rather than busy, full or not writable)."""
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
+
+
 def listed(names: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
