@@ -150,6 +150,24 @@ async def test_check_on_a_damaged_file_says_in_one_line_that_it_is_damaged_and_w
     assert files_in(tmp_path) == before  # nothing written, nothing made
 
 
+async def test_a_damaged_index_is_one_line_too(tmp_path: Path, real: Path) -> None:
+    """Here SQLite's check does not stop but answers, over several lines (under a ``*** in database main ***``
+    heading): still one line, naming the table whose index is damaged."""
+    with sqlite3.connect(real) as raw:
+        root = raw.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games_by_status'").fetchone()[0]
+        size = raw.execute("PRAGMA page_size").fetchone()[0]
+    with open(real, "r+b") as file:  # flip the lowest bit of 30 bytes of the index's cells
+        file.seek(root * size - 40)
+        cells = bytearray(file.read(30))
+        file.seek(root * size - 40)
+        file.write(bytes(byte ^ 1 for byte in cells))
+    done = pbm(tmp_path, "check", "--db", str(real))
+    assert done.returncode == 2
+    line = one_line_error(done)
+    assert line.startswith(f"pbm: {real}: the database file is damaged in the table games (SQLite: ")
+    assert "*** in database" not in line and line.endswith(" more findings); restore a backup")
+
+
 async def test_the_console_on_a_damaged_file_is_one_line_and_exit_2(tmp_path: Path, real: Path) -> None:
     damaged = _damaged_copy(real, tmp_path / "damaged.sqlite3")
     before = files_in(tmp_path)

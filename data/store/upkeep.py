@@ -136,7 +136,14 @@ def plural(count: int, word: str) -> str:
 
 
 async def damage(db: Any, found: list[str]) -> str:
-    """One clause for a damaged file: where (the tables) and SQLite's first finding, with how many more."""
+    """One clause for a damaged file: where (the tables) and SQLite's first finding, with how many more (SQLite's
+    findings may span lines, under a ``*** in database main ***`` heading: each line is one)."""
+    found = [
+        part.strip()
+        for line in found
+        for part in line.splitlines()
+        if part.strip() and not part.strip().startswith("*** in database")
+    ] or ["no details"]
     tables = await damaged_tables(db)
     where = ""
     if tables:
