@@ -429,6 +429,12 @@ async def test_a_read_only_folder_is_named(
     assert one_line_error(moved) == f"pbm: {db}: {folder_line}; this command would change it, so nothing was done"
     fresh = pbm(tmp_path, "do", "--db", str(folder / "new.sqlite3"), "druid challenge alice bob", **unprivileged)
     assert fresh.returncode == 2 and one_line_error(fresh) == f"pbm: {folder / 'new.sqlite3'}: {folder_line}"
+    into = pbm(tmp_path, "backup", "--db", str(real), str(folder / "backup.sqlite3"), **unprivileged)
+    assert into.returncode == 2
+    assert (
+        one_line_error(into)
+        == f"pbm: {folder / 'backup.sqlite3'}: nothing can be written in {folder} (Permission denied)"
+    )
     assert sorted(p.name for p in folder.iterdir()) == ["pbm.sqlite3"]
     assert db.read_bytes() == real.read_bytes()
 

@@ -521,7 +521,7 @@ class CoreStore:
         try:
             partial = upkeep.partial_file(target)
         except OSError as exc:
-            raise StoreError(f"{target}: {describe_database_error(exc)}") from exc
+            raise StoreError(f"{target}: nothing can be written in {target.parent} ({exc.strerror or exc})") from exc
         try:
             try:
                 await self._db.execute("VACUUM INTO ?", (str(partial),))
