@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 NO_TOKEN = (
     "No Discord token: set DISCORD_TOKEN (or pass --token) to run the bot.\n"
@@ -223,19 +223,54 @@ class _Runner:
             self._loop.close()
 
 
-async def _open_store(db_path: Path | str, *, direct: bool = False):  # -> data.store.Store
-    from data.store import DatabaseUnusableError, Store
+async def _open_store(
+    db_path: Path | str,
+    *,
+    direct: bool = False,
+    use: Literal["any", "write", "read", "keep"] = "any",
+    create: bool = True,
+):  # -> data.store.Store
+    """The database for one command, opened as the command uses it (``use``):
 
+    - ``any`` (the console, whose commands are not known yet): an SQLite file this process may not write (the
+      file, or the folder its journal goes in) is opened read-only, so the commands that only look (show,
+      history, games, moves, profile, ratings, challenges, help) work, and one that would change it gets one
+      line (:func:`_environment_problem`); any other file normally;
+    - ``write`` (the bot, a ratings rebuild, the target of a copy): a read-only file is refused at once;
+    - ``read`` (``check``, the source of a copy): read-only, so checking writes nothing, not even a journal;
+      a database from an older pbm is first brought up to date, as any command of this pbm would (read-only,
+      it is refused in one line);
+    - ``keep`` (``backup``): read-only, and a database from an older pbm is copied as it is.
+
+    Without ``create`` the database must exist: ``check``, ``backup`` and ``db copy`` never make one."""
+    from data.store import DatabaseUnusableError, OutOfDateError, Store
+    from data.store.upkeep import read_only_reason
+
+    sqlite = isinstance(db_path, Path) and str(db_path) != ":memory:"
+    read_only = sqlite and use in ("read", "keep")
+    if sqlite and use == "any" and Path(db_path).exists():
+        read_only = read_only_reason(str(db_path)) is not None
     try:
-        return await Store.open(db_path, direct=direct)
+        try:
+            return await Store.open(db_path, direct=direct, read_only=read_only, create=create, migrate=use != "keep")
+        except OutOfDateError:
+            if use != "read" or read_only_reason(str(db_path)) is not None:
+                raise
+            return await Store.open(db_path, direct=direct, create=create)
     except DatabaseUnusableError as exc:
         raise EnvironmentProblem(str(exc)) from exc
 
 
 def _environment_problem(db_path: Path | str, exc: BaseException) -> EnvironmentProblem:
+    """One line for a database error met while a command ran; a write refused by a read-only file or folder
+    says which, and that nothing was done."""
     from data.store import describe_database_error
 
-    return EnvironmentProblem(f"{_where(db_path)}: {describe_database_error(exc)}")
+    file = str(db_path) if isinstance(db_path, Path) else None
+    text = describe_database_error(exc, file)
+    if "readonly" in str(exc).lower():
+        text += "; this command would change it, so nothing was done"
+    return EnvironmentProblem(f"{_where(db_path)}: {text}")
 
 
 def _console_session(args: Any, lines: Sequence[str] | None, drive: _Runner) -> int:
@@ -292,14 +327,20 @@ def _console_session(args: Any, lines: Sequence[str] | None, drive: _Runner) -> 
 
 
 async def _check(db_path: Path | str) -> int:
+    """``pbm check``: a damaged file is one line and exit 2 (an environment problem); games that differ from
+    their move log are listed, exit 1. A missing or empty file is reported, never made into a database."""
     from bot.actions import Actions
     from bot.maintenance import check
 
-    store = await _open_store(db_path, direct=True)
+    store = await _open_store(db_path, direct=True, use="read", create=False)
     try:
         report = await check(Actions(store))
+    except (OSError, *store.database_errors) as exc:
+        raise _environment_problem(db_path, exc) from exc
     finally:
         await store.close()
+    if report.file_problems:
+        raise EnvironmentProblem(f"{_where(db_path)}: {report.damage()}")
     print("\n".join(report.lines()))
     return 0 if report.ok else EXIT_REFUSED
 
@@ -308,9 +349,7 @@ async def _rebuild_ratings(db_path: Path | str) -> int:
     """``pbm ratings rebuild``: every rating recomputed from the finished games and replaced in one transaction."""
     from bot.actions import Actions
 
-    if isinstance(db_path, Path) and not db_path.exists():
-        raise EnvironmentProblem(f"{db_path}: there is no database there")
-    store = await _open_store(db_path, direct=True)
+    store = await _open_store(db_path, direct=True, use="write", create=False)
     try:
         result = await Actions(store).rebuild_ratings()
     except store.database_errors as exc:
@@ -322,32 +361,42 @@ async def _rebuild_ratings(db_path: Path | str) -> int:
 
 
 async def _backup(db_path: Path, target: Path) -> int:
+    """``pbm backup``: reported done only once the copy has passed its check (see ``Store.backup``). The database
+    is only read (it may be read-only; one from an older pbm is copied as it is); a missing or empty one is
+    reported, never made."""
     from data.store import StoreError
 
-    if not db_path.exists():
-        raise EnvironmentProblem(f"{db_path}: there is no database there to back up")
-    store = await _open_store(db_path, direct=True)
+    store = await _open_store(db_path, direct=True, use="keep", create=False)
     try:
         written = await store.backup(target)
     except StoreError as exc:
         raise EnvironmentProblem(str(exc)) from exc
+    except (OSError, *store.database_errors) as exc:
+        raise _environment_problem(db_path, exc) from exc
     finally:
         await store.close()
-    print(f"backed up {db_path} to {written}")
+    games = "1 game" if written.games == 1 else f"{written.games} games"
+    print(f"backed up {db_path} to {written.path} ({games}; the copy passed SQLite's integrity check)")
     return 0
 
 
 def _run_copy(source: Path | str, target: Path | str) -> int:
-    """``pbm db copy FROM TO``: on SQLite alone without an event loop, else on one kept for the whole copy."""
+    """``pbm db copy FROM TO``: on SQLite alone without an event loop, else on one kept for the whole copy. A new
+    target file that the copy could not finish is deleted: a failed copy leaves nothing behind."""
     if _where(source) == _where(target) or (
         isinstance(source, Path) and isinstance(target, Path) and source.resolve() == target.resolve()
     ):
         raise EnvironmentProblem(f"{_where(source)}: a database cannot be copied into itself")
-    if isinstance(source, Path) and not source.exists():
-        raise EnvironmentProblem(f"{source}: there is no database there to copy")
+    new_file = isinstance(target, Path) and str(target) != ":memory:" and not target.exists()
     drive = _Runner(source, target)
     try:
         return drive(_copy(source, target))
+    except BaseException:
+        if new_file:
+            from data.store.upkeep import remove_new_database
+
+            remove_new_database(str(target))
+        raise
     finally:
         drive.close()
 
@@ -357,11 +406,11 @@ async def _copy(source: Path | str, target: Path | str) -> int:
     then check the target as ``pbm check`` does; prints each table's row count on both sides."""
     from bot.actions import Actions
     from bot.maintenance import check
-    from data.store import StoreError
+    from data.store import DatabaseUnusableError, StoreError
 
-    origin = await _open_store(source, direct=True)
+    origin = await _open_store(source, direct=True, use="read", create=False)
     try:
-        copy = await _open_store(target, direct=True)
+        copy = await _open_store(target, direct=True, use="write")
         try:
             if not await copy.is_empty():
                 print(
@@ -371,6 +420,8 @@ async def _copy(source: Path | str, target: Path | str) -> int:
                 return EXIT_REFUSED
             try:
                 counts = await origin.copy_into(copy)
+            except DatabaseUnusableError as exc:  # the source could not be read: it names itself
+                raise EnvironmentProblem(str(exc)) from exc
             except StoreError as exc:
                 raise EnvironmentProblem(f"{_where(target)}: {exc}") from exc
             except (OSError, *origin.database_errors, *copy.database_errors) as exc:
@@ -381,6 +432,8 @@ async def _copy(source: Path | str, target: Path | str) -> int:
             for table, here, there in counts:
                 print(f"{table:<{width}}  {here:>8}  {there:>8}")
             report = await check(Actions(copy))
+            if report.file_problems:
+                raise EnvironmentProblem(f"{_where(target)}: {report.damage()}")
             print("\n".join(report.lines()))
             return 0 if report.ok else EXIT_REFUSED
         finally:
@@ -466,6 +519,8 @@ def _on_database(args: Any) -> int:
 
     db_path: Path | str = args.db or default_db_path()
     try:
+        if args.command in ("do", "console"):
+            _make_data_dir(db_path)
         if args.command == "backup" and not isinstance(db_path, Path):
             raise EnvironmentProblem(
                 f"{_where(db_path)}: pbm backup works on SQLite files; back up a PostgreSQL database with"
@@ -495,9 +550,21 @@ def _on_database(args: Any) -> int:
 
 async def _preflight(db_path: Path) -> None:
     """Open (and migrate) the database before connecting to Discord, so a bad file is one line, not a bot that
-    logs in and then fails."""
-    store = await _open_store(db_path)
+    logs in and then fails; the bot writes, so a read-only file is refused here too."""
+    _make_data_dir(db_path)
+    store = await _open_store(db_path, use="write")
     await store.close()
+
+
+def _make_data_dir(db_path: Path | str) -> None:
+    """pbm's own data directory, made on first use (:func:`bot.config.make_data_dir`); a folder that cannot be
+    made is one line."""
+    from bot.config import make_data_dir
+
+    try:
+        make_data_dir(db_path)
+    except OSError as exc:
+        raise EnvironmentProblem(f"{_where(db_path)}: its folder cannot be made ({exc.strerror or exc})") from exc
 
 
 def entry() -> int:

@@ -21,6 +21,17 @@ def default_data_dir(env: Mapping[str, str] | None = None) -> Path:
     return base / "pbm"
 
 
+def make_data_dir(db_path: Path | str, env: Mapping[str, str] | None = None) -> None:
+    """Make pbm's own data directory when the database is to be in it (the first start makes it). No other
+    folder is ever made: a database path that is given must name a folder that exists, so a typo is one line
+    rather than a fresh, empty database somewhere else and games that seem lost."""
+    if not isinstance(db_path, Path):
+        return
+    folder = default_data_dir(env)
+    if os.path.abspath(db_path.parent) == os.path.abspath(folder):
+        folder.mkdir(parents=True, exist_ok=True)
+
+
 def db_target(text: str | Path) -> Path | str:
     """A database as configured: an SQLite file (a path, or ``sqlite:///relative`` / ``sqlite:////absolute`` as
     SQLAlchemy writes them), or a PostgreSQL server's URL (``postgresql://...``), kept as text (a path would fold

@@ -28,16 +28,27 @@ class CheckReport:
         return not self.file_problems and not self.game_problems
 
     def lines(self) -> list[str]:
-        out = [f"database: {p}" for p in self.file_problems] + self.game_problems
+        """One line per game that differs, then the verdict; a damaged file is one line alone (its games were not
+        replayed: what they hold cannot be trusted)."""
+        if self.file_problems:
+            return [self.damage()]
         verdict = "all sound" if self.ok else f"{len(self.game_problems)} game(s) differ from their move log"
-        out.append(f"{self.games} game(s) checked: {verdict}" if not self.file_problems else "the file is damaged")
-        return out
+        return [*self.game_problems, f"{self.games} game(s) checked: {verdict}"]
+
+    def damage(self) -> str:
+        """The file's problems in one line: the first (it says where), how many more, and what to do."""
+        more = len(self.file_problems) - 1
+        told = "" if more == 0 else f" (and {more} more problem{'s' if more > 1 else ''})"
+        return f"{self.file_problems[0]}{told}; restore a backup"
 
 
 async def check(actions: Actions) -> CheckReport:
-    """Run SQLite's integrity check, then replay every game and compare it with what is stored."""
+    """Run SQLite's integrity check, then replay every game and compare it with what is stored. A file that
+    fails SQLite's check is reported as it is, without replaying its games (reading them would meet the damage)."""
     store = actions.store
     report = CheckReport(file_problems=await store.integrity_problems())
+    if report.file_problems:
+        return report
     for game_id in await store.game_ids():
         report.games += 1
         problem = await _check_game(actions, game_id)

@@ -76,7 +76,8 @@ class DirectConnection:
 
     @classmethod
     def connect(cls, path: str) -> DirectConnection:
-        return cls(sqlite3.connect(path, isolation_level=None))
+        """``path`` is a file name or an SQLite URI (``file:...?mode=ro``), as for aiosqlite's connection."""
+        return cls(sqlite3.connect(path, isolation_level=None, uri=True))
 
     @property
     def row_factory(self) -> Any:

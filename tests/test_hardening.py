@@ -377,6 +377,10 @@ def test_backup_copies_a_live_database(tmp_path: Path) -> None:
     db = tmp_path / "live.sqlite3"
     assert pbm(tmp_path, "do", "--no-images", "--db", str(db), "druid challenge alice bob").returncode == 0
     copy = tmp_path / "copies" / "backup.sqlite3"
+    refused = pbm(tmp_path, "backup", "--db", str(db), str(copy))  # pbm makes no folder for a path it is given
+    assert refused.returncode == 2 and "copies does not exist" in one_line_error(refused)
+    assert not copy.parent.exists()
+    copy.parent.mkdir()
     done = pbm(tmp_path, "backup", "--db", str(db), str(copy))
     assert done.returncode == 0 and str(copy) in done.stdout
     shown = pbm(tmp_path, "do", "--no-images", "--db", str(copy), "druid show 1")

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from data.connection import DirectConnection
 from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, LogRow, RatingChange
+from data.store import upkeep
 from data.store.dialect import SQLITE, Dialect
 from data.store.rate import RatingWrite, write_rating
 from rules.memory import WIDTH, Memory
@@ -116,6 +117,10 @@ class DatabaseUnusableError(StoreError):
     missing); the message names the file and says what is wrong, in one line."""
 
 
+class OutOfDateError(DatabaseUnusableError):
+    """A database from an older pbm, opened read-only: it would have to be brought up to date to be used."""
+
+
 #: tables every migrated database has; a missing one means the file was damaged or edited by hand
 REQUIRED_TABLES = (
     "players",
@@ -138,10 +143,15 @@ REQUIRED_TABLES = (
 )
 
 
-def describe_database_error(exc: BaseException) -> str:
-    """One line for an environment error of the database (disk full, unreadable, damaged), for people."""
+def describe_database_error(exc: BaseException, where: str | None = None) -> str:
+    """One line for an environment error of the database (disk full, unreadable, damaged), for people. Given the
+    SQLite file ``where``, a refused write says whether the file or its folder is read-only."""
     text = str(exc).strip() or type(exc).__name__
     lowered = text.lower()
+    if where is not None and ("readonly" in lowered or "read-only" in lowered):
+        reason = upkeep.read_only_reason(where)
+        if reason is not None:
+            return reason
     if "disk is full" in lowered or "disk full" in lowered:
         return "the disk is full (nothing was written; free some space and try again)"
     if "not a database" in lowered:
@@ -244,6 +254,8 @@ class CoreStore:
         #: the SQL that differs between SQLite and PostgreSQL
         self._sql = dialect
         self.path = ":memory:"
+        #: opened for reading only (see :meth:`open`): a write fails, and nothing is migrated
+        self.read_only = False
         #: the time rows are stamped with; the actions give the store their one injectable clock
         self.now: Callable[[], float] = time.time
         # Lookups that never change once found, kept for the life of the connection: a player's Discord id is set
@@ -254,7 +266,16 @@ class CoreStore:
         self._game_of_thread: dict[int, int] = {}
 
     @classmethod
-    async def open(cls, path: str | Path, *, backup_before_migrating: bool = True, direct: bool = False) -> Self:
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        backup_before_migrating: bool = True,
+        direct: bool = False,
+        read_only: bool = False,
+        create: bool = True,
+        migrate: bool = True,
+    ) -> Self:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date.
 
         ``path`` is an SQLite file (a path, or ``sqlite:///path``) or a PostgreSQL server
@@ -271,49 +292,61 @@ class CoreStore:
         beside it), so a migration can always be undone. Any problem with the file itself (not SQLite, damaged,
         newer than this program, unreadable, a table missing) raises :class:`DatabaseUnusableError` with one
         line naming the file; the connection is closed first, so the process can exit at once.
+
+        ``read_only`` opens an SQLite file for reading only (a file or folder this process may not write: the
+        commands that only look still work); without it, a file that is not writable is refused at once. Without
+        ``create`` the database must be there already (``pbm check``, ``backup``, the source of ``db copy``): a
+        missing or empty file, or one without pbm's tables, is refused, never made into a new database. No folder
+        is ever made for ``path`` (a mistyped path would otherwise start a fresh database somewhere). A database
+        from an older pbm is brought up to date, unless it is read-only (:class:`OutOfDateError`) or ``migrate``
+        is false: then it is left as it is, for what works on any version (``backup``, ``schema_version``).
         """
         if is_postgresql_url(str(path)):
-            return await cls._open_postgresql(str(path))
+            return await cls._open_postgresql(str(path), create=create, migrate=migrate)
         where = sqlite_file(str(path))
+        address = where
+        if where != ":memory:":
+            problem = upkeep.opening_problem(where, read_only=read_only, create=create)
+            if problem is not None:
+                raise DatabaseUnusableError(f"{where}: {problem}")
+            address = upkeep.uri(where, "ro" if read_only else "rwc" if create else "rw")
         try:
-            if where != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
             if direct:
-                connection: Connection = DirectConnection.connect(where)
+                connection: Connection = DirectConnection.connect(address)
                 lock: Any = connection.write_lock
             else:
                 import asyncio
 
                 import aiosqlite
 
-                connection = await aiosqlite.connect(where, isolation_level=None)
+                connection = await aiosqlite.connect(address, isolation_level=None, uri=True)
                 lock = asyncio.Lock()
         except (OSError, sqlite3.Error) as exc:
-            raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
+            raise DatabaseUnusableError(f"{where}: {describe_database_error(exc, where)}") from exc
         try:
             connection.row_factory = sqlite3.Row
-            for pragma in (
-                f"busy_timeout={int(BUSY_SECONDS * 1000)}",
-                "journal_mode=WAL",
-                "foreign_keys=ON",
-                "synchronous=FULL",
-            ):
+            pragmas = [f"busy_timeout={int(BUSY_SECONDS * 1000)}", "foreign_keys=ON", "synchronous=FULL"]
+            if not read_only:  # a reader takes the file as it is (a backup is in rollback-journal mode)
+                pragmas.insert(1, "journal_mode=WAL")
+            for pragma in pragmas:
                 await connection.execute(f"PRAGMA {pragma}")
             store = cls(connection, lock)
             store.path = where
-            await store._migrate(backup=backup_before_migrating and where != ":memory:")
-            await store._check_tables()
+            store.read_only = read_only
+            backup = backup_before_migrating and where != ":memory:"
+            if await store._migrate(backup=backup, create=create, migrate=migrate):
+                await store._check_tables()
         except BaseException as exc:
             await connection.close()
             if isinstance(exc, DatabaseUnusableError):
                 raise
             if isinstance(exc, StoreError | sqlite3.Error | OSError):
-                raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
+                raise DatabaseUnusableError(f"{where}: {describe_database_error(exc, where)}") from exc
             raise
         return store
 
     @classmethod
-    async def _open_postgresql(cls, url: str) -> Self:
+    async def _open_postgresql(cls, url: str, *, create: bool, migrate: bool) -> Self:
         from data.postgres import PostgresPool
         from data.store.dialect import postgresql
 
@@ -326,8 +359,8 @@ class CoreStore:
         try:
             store = cls(connection, None, dialect)  # no write lock: each transaction holds a connection of its own
             store.path = where
-            await store._migrate(backup=False)
-            await store._check_tables()
+            if await store._migrate(backup=False, create=create, migrate=migrate):
+                await store._check_tables()
         except BaseException as exc:
             await connection.close()
             if isinstance(exc, DatabaseUnusableError):
@@ -419,10 +452,15 @@ class CoreStore:
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.05)
 
-    async def _migrate(self, *, backup: bool) -> None:
+    async def _migrate(self, *, backup: bool, create: bool = True, migrate: bool = True) -> bool:
+        """Bring the schema up to this pbm's version; whether it is (it is not when an older one is kept, without
+        ``migrate``). Without ``create``, a database without pbm's tables is refused instead of made; one opened
+        read-only that is behind is refused (it cannot be updated)."""
         migrations = self._sql.migrations
         async with self._db.execute(self._sql.has_schema_version) as cursor:
             exists = await cursor.fetchone() is not None
+        if not exists and (not create or self.read_only):
+            raise DatabaseUnusableError(f"{self.path}: there is no pbm database in it (it has none of pbm's tables)")
         current = await self.schema_version() if exists else 0
         if current > len(migrations):
             raise DatabaseUnusableError(
@@ -430,7 +468,14 @@ class CoreStore:
                 f" {len(migrations)}): upgrade pbm to use it"
             )
         if current == len(migrations):
-            return
+            return True
+        if not migrate:
+            return False
+        if self.read_only:
+            raise OutOfDateError(
+                f"{self.path}: this database comes from an older pbm (schema version {current}; this pbm uses"
+                f" {len(migrations)}) and it is read-only here, so it cannot be brought up to date: make it writable"
+            )
         if backup and current > 0:
             await self.backup(_backup_name(self.path, current))
         async with self.transaction() as db:
@@ -446,6 +491,7 @@ class CoreStore:
                 for statement in _statements(migrations[number - 1]):
                     await db.execute(statement)
                 await db.execute("UPDATE schema_version SET version = ?", (number,))
+        return True
 
     async def _check_tables(self) -> None:
         async with self._db.execute(self._sql.table_names) as cursor:
@@ -458,30 +504,59 @@ class CoreStore:
 
     # ---- maintenance ---------------------------------------------------------------------------------------
 
-    async def backup(self, target: str | Path) -> Path:
+    async def backup(self, target: str | Path) -> upkeep.Backup:
         """A consistent copy of the live database at ``target`` (SQLite's ``VACUUM INTO``: other connections may
-        go on writing meanwhile; the copy is one committed state). Refuses to overwrite an existing file. On
-        PostgreSQL it refuses: backups there are pg_dump's job."""
+        go on writing meanwhile; the copy is one committed state), checked before it counts: it is written to a
+        hidden file beside ``target``, must pass SQLite's integrity and foreign-key checks at this schema version,
+        and only then takes ``target``'s name. A failed backup leaves nothing behind. Refuses to overwrite a file,
+        and makes no folder. On PostgreSQL it refuses: backups there are pg_dump's job."""
         if not self._sql.is_sqlite:
             raise StoreError("pbm backs up SQLite files only; back up a PostgreSQL database with pg_dump")
         target = Path(target)
-        if target.exists():
+        if target.exists() or target.is_symlink():
             raise StoreError(f"{target} already exists; choose a new file name for the backup")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        await self._db.execute("VACUUM INTO ?", (str(target),))
-        return target
+        if not target.parent.is_dir():
+            raise StoreError(f"{target}: the folder {target.parent} does not exist (pbm makes no folders: create it)")
+        version = await self.schema_version()
+        try:
+            partial = upkeep.partial_file(target)
+        except OSError as exc:
+            raise StoreError(f"{target}: nothing can be written in {target.parent} ({exc.strerror or exc})") from exc
+        try:
+            try:
+                await self._db.execute("VACUUM INTO ?", (str(partial),))
+            except sqlite3.Error as exc:  # reading a damaged database, or writing the copy
+                if upkeep.is_damage(exc):
+                    raise DatabaseUnusableError(
+                        f"{self.path}: {await self._read_failure(exc)}; no backup was written"
+                    ) from exc
+                raise StoreError(f"{target}: {describe_database_error(exc)}") from exc
+            problems, games = upkeep.check_copy(partial, version)
+            if problems:
+                raise StoreError(f"{target}: the copy failed its check ({problems[0]}); no backup was written")
+            try:
+                upkeep.publish(partial, target)
+            except FileExistsError:
+                raise StoreError(f"{target} already exists; choose a new file name for the backup") from None
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
+        return upkeep.Backup(target, games)
+
+    async def _read_failure(self, exc: BaseException) -> str:
+        """What a failed read of this database says, in one clause: where a damaged file is damaged (its tables),
+        or the error as :func:`describe_database_error` puts it."""
+        if self._sql.is_sqlite and upkeep.is_damage(exc):
+            return await upkeep.damage(self._db, [str(exc)])
+        return describe_database_error(exc)
 
     async def integrity_problems(self) -> list[str]:
-        """SQLite's own integrity check and foreign-key check; empty when the file is sound. PostgreSQL keeps its
-        own files and enforces foreign keys on every write: nothing to check there."""
+        """SQLite's own integrity check and foreign-key check, one clause per problem saying where; empty when
+        the file is sound (see :func:`data.store.upkeep.integrity_problems`). PostgreSQL keeps its own files and
+        enforces foreign keys on every write: nothing to check there."""
         if not self._sql.is_sqlite:
             return []
-        async with self._db.execute("PRAGMA integrity_check") as cursor:
-            lines = [str(r[0]) for r in await cursor.fetchall()]
-        problems = [] if lines == ["ok"] else lines
-        async with self._db.execute("PRAGMA foreign_key_check") as cursor:
-            problems += [f"row {r[1]} of {r[0]} points to a missing {r[2]}" for r in await cursor.fetchall()]
-        return problems
+        return await upkeep.integrity_problems(self._db)
 
     # ---- copying a whole database (pbm db copy) --------------------------------------------------------------
 
@@ -570,7 +645,7 @@ class CoreStore:
                 if sorted(columns) != sorted(mine):
                     raise StoreError(f"the table {table} has other columns in {target.path} than in {self.path}")
                 insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
-                async for rows in self.read_rows(table, columns, batch):
+                async for rows in self._rows_to_copy(table, columns, batch):
                     await db.executemany(insert, rows)
                 here, there = await self.row_count(table), await target.row_count(table)
                 if here != there:
@@ -584,6 +659,17 @@ class CoreStore:
                             " HAVING MAX(id) IS NOT NULL"
                         )
         return counts
+
+    async def _rows_to_copy(
+        self, table: str, columns: Sequence[str], batch: int
+    ) -> AsyncIterator[list[tuple[Any, ...]]]:
+        """:meth:`read_rows` for a copy: a failure to read is this database's problem, and says so (naming this
+        file, and for a damaged one where it is damaged), so the target is not blamed for it."""
+        try:
+            async for rows in self.read_rows(table, columns, batch):
+                yield rows
+        except (OSError, *self.database_errors) as exc:
+            raise DatabaseUnusableError(f"{self.path}: {await self._read_failure(exc)}; nothing was copied") from exc
 
     @asynccontextmanager
     async def _read_snapshot(self) -> AsyncIterator[None]:
