@@ -229,7 +229,7 @@ async def test_profile_shows_each_game_and_attaches_the_chart(discord_world: Wor
         "Games": "2\n2 W · 0 L · 0 D",
         "Streak": "2 wins",
         "Time per move": "1h",
-        "Variants": "`-size=5` 1 game: 1 W · 0 L · 0 D\n`-hex` 1 game: 1 W · 0 L · 0 D",
+        "Variants": "`-hex` 1 game: 1 W · 0 L · 0 D\n`-size=5` 1 game: 1 W · 0 L · 0 D",
     }
     assert druid["color"] == int.from_bytes(bytes(render.chart.STYLES["Druid"].colour), "big")
     assert [e["title"] for e in theirs.embeds] == ["bob · ratings", "Backgammon", "Druid"]

@@ -333,16 +333,16 @@ async def test_the_console_shows_ratings_as_players_read_them(console: Console, 
     assert one.splitlines() == [
         "alice: 1192? (rank 1 of 3); 2 games: 2 wins, 0 losses, 0 draws; streak 2 wins; 3h per move",
         "",
-        "  -size=5: 1 game, 1 W 0 L 0 D",
         "  -hex: 1 game, 1 W 0 L 0 D",
+        "  -size=5: 1 game, 1 W 0 L 0 D",
     ]
     profile = render_text(await console.run("profile alice"))
     assert profile.splitlines() == [
         "alice's profile",
         "",
         "Druid: 1192? (rank 1 of 3); 2 games: 2 wins, 0 losses, 0 draws; streak 2 wins; 3h per move",
-        "  -size=5: 1 game, 1 W 0 L 0 D",
         "  -hex: 1 game, 1 W 0 L 0 D",
+        "  -size=5: 1 game, 1 W 0 L 0 D",
     ]
     versus = render_text(await console.run("profile alice bob"))
     assert versus.splitlines() == [
