@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.actions import Actions
+from bot.text import count
 from data.store import DamagedRowError, NotFoundError, StoreError
 from rules import registry
 from rules.base import GameError, StateFormatError
@@ -29,8 +30,11 @@ class CheckReport:
 
     def lines(self) -> list[str]:
         out = [f"database: {p}" for p in self.file_problems] + self.game_problems
-        verdict = "all sound" if self.ok else f"{len(self.game_problems)} game(s) differ from their move log"
-        out.append(f"{self.games} game(s) checked: {verdict}" if not self.file_problems else "the file is damaged")
+        differ = len(self.game_problems)
+        verdict = f"{count(differ, 'game')} {'differs from its' if differ == 1 else 'differ from their'} move log"
+        verdict = "all sound" if self.ok else verdict
+        checked = count(self.games, "game")
+        out.append(f"{checked} checked: {verdict}" if not self.file_problems else "the file is damaged")
         return out
 
 
