@@ -84,8 +84,9 @@ class PlayerSummary:
 
     def line(self) -> str:
         counts = ", ".join(f"{mark} {self.marks.get(mark, 0)}" for _, mark in reversed(MARKS))
+        decisions = f"{self.decisions} decision{'s' if self.decisions != 1 else ''}"  # ai/ cannot use bot.text
         return (
-            f"{self.player}: {self.decisions} decisions, {self.lost:.3f} equity lost, "
+            f"{self.player}: {decisions}, {self.lost:.3f} equity lost, "
             f"error rate {self.error_rate:.1f} per thousand; {counts}"
         )
 

@@ -348,3 +348,11 @@ async def test_backgammon_s_points_are_said_once(tmp_path: Path) -> None:
             assert (await console.run(command)).ok, command
         shown = render_text(await console.run("backgammon show 1")).splitlines()
     assert shown[0] == "Backgammon: alice won (bob resigned: alice wins 2 points)"
+
+
+def test_an_analysis_counts_decisions_in_the_singular_and_the_plural() -> None:
+    """``backgammon analyze``'s line per player (written in ``ai``, which cannot import ``bot.text``)."""
+    from ai.analysis import PlayerSummary
+
+    assert PlayerSummary(0, "alice", 1, 0.0).line().startswith("alice: 1 decision, 0.000 equity lost")
+    assert PlayerSummary(1, "bob", 2, 0.0).line().startswith("bob: 2 decisions, 0.000 equity lost")
