@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -211,7 +212,7 @@ def test_counts_are_written_in_the_singular_and_the_plural(tmp_path: Path, capsy
     assert capsys.readouterr().out == "1 game checked: all sound\n"
 
 
-def test_a_listing_without_a_player_is_nobody_s(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_listing_without_a_player_names_nobody(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "pbm.sqlite3"
     assert lines(db, T0, "druid games", capsys) == ["no active Druid games"]
     lines(db, T0, "druid challenge -size=5 alice bob", capsys)
@@ -307,7 +308,7 @@ async def test_a_two_player_game_lost_on_time_before_timeouts_were_kept_reads_th
     state = registry.get("drogo").load(older)
     assert state.timed_out == {1} and state.to_json() == snapshot
     assert "x alice 1  o bob 0 (out of time)" in state.text_board()
-    with __import__("sqlite3").connect(db) as raw:
+    with sqlite3.connect(db) as raw:
         raw.execute("UPDATE games SET snapshot = ? WHERE id = 1", (json.dumps(older),))
     assert await asyncio.to_thread(main, ["check", "--db", str(db)]) == 0
     assert capsys.readouterr().out == "1 game checked: all sound\n"
