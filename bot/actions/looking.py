@@ -213,14 +213,14 @@ class LookingActions(ActionsBase):
         kind = "" if which == "all" else f"{which} "
         if game_type is not None:
             kind += f"{registry.get(game_type).title} "
-        games = count(total, f"{kind}game")
+        listed = count(total, f"{kind}game")
         if total == 0:
             message = f"no {kind}games" + ("" if player is None else f" for {player}")
         elif not lines:
-            held = f"there {'is' if total == 1 else 'are'} {games}" if player is None else f"{player} has {games}"
+            held = f"there {'is' if total == 1 else 'are'} {listed}" if player is None else f"{player} has {listed}"
             return _fail(f"{held}: there is no page {page}")
         else:
-            message = games + ("" if player is None else f" for {player}")
+            message = listed + ("" if player is None else f" for {player}")
             first = (page - 1) * PAGE_SIZE + 1
             if total > len(lines):
                 message += f", {first}-{first + len(lines) - 1} shown"
