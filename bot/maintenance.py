@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.actions import Actions
+from bot.text import count
 from data.store import DamagedRowError, NotFoundError, StoreError
 from rules import registry
 from rules.base import GameError, StateFormatError
@@ -32,13 +33,15 @@ class CheckReport:
         replayed: what they hold cannot be trusted)."""
         if self.file_problems:
             return [self.damage()]
-        verdict = "all sound" if self.ok else f"{len(self.game_problems)} game(s) differ from their move log"
-        return [*self.game_problems, f"{self.games} game(s) checked: {verdict}"]
+        differ = len(self.game_problems)
+        verdict = f"{count(differ, 'game')} {'differs from its' if differ == 1 else 'differ from their'} move log"
+        verdict = "all sound" if self.ok else verdict
+        return [*self.game_problems, f"{count(self.games, 'game')} checked: {verdict}"]
 
     def damage(self) -> str:
         """The file's problems in one line: the first (it says where), how many more, and what to do."""
         more = len(self.file_problems) - 1
-        told = "" if more == 0 else f" (and {more} more problem{'s' if more > 1 else ''})"
+        told = "" if more == 0 else f" (and {count(more, 'more problem')})"
         return f"{self.file_problems[0]}{told}; restore a backup"
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import gc
 import math
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -120,21 +120,44 @@ def is_rated(clock: dict[str, Any] | None) -> bool:
     return not TimeRules.from_json(None if clock is None else clock.get("rules")).unrated
 
 
-def variant_of(game: GameDef, options: dict[str, Any]) -> str:
-    """A game's variant: its options as typed, in their canonical form (``-size=5 -hex``), or ``standard``."""
-    return game.format_options(options) or STANDARD
+def variant_of(game: GameDef, options: Mapping[str, Any], players: int) -> str:
+    """A game's variant: its options minus the defaults, in their canonical form (``-size=8 -hex``), or
+    ``standard``. A game's stored options are complete: an option whose default depends on the others (Druid's
+    ``-size``, 10 on the square board and 5 on the hex; Dragons' ``-num_tiles``, 50 or 40 with ``-tantrix``) is
+    stored with the value the game filled in, which is dropped here when it is that default, so that a game
+    started with ``-size=10`` and one started with no option at all are the same variant. ``players``: the
+    game's seats (a game's checks may depend on them)."""
+    return game.format_options(_without_filled_defaults(game, options, players)) or STANDARD
+
+
+def _without_filled_defaults(game: GameDef, options: Mapping[str, Any], players: int) -> dict[str, Any]:
+    """``options`` without the options whose default the game computes, where they hold that default: the
+    game's own check fills them again from the other options, and what it fills is the default."""
+    computed = [option.name for option in game.options if option.default is None]
+    kept = dict(options)
+    if not computed:
+        return kept
+    try:
+        defaults = game.validate({**kept, **dict.fromkeys(computed)}, players)
+    except GameError:
+        return kept  # options no game of this many players takes: named as they are
+    for name in computed:
+        if name in kept and kept[name] == defaults.get(name):
+            del kept[name]
+    return kept
 
 
 def read_variant(game: GameDef, words: Sequence[str]) -> str:
-    """The variant players name by its options (``hex``, ``-size=8 -single``, ``standard``), as it is stored;
-    raises :class:`rules.base.GameError` naming what is wrong."""
+    """The variant players name by its options (``hex``, ``-size=8 -single``, ``standard``), as it is stored:
+    options given at their default name the same variant as options left out (``-size=10`` is ``standard``).
+    Raises :class:`rules.base.GameError` naming what is wrong."""
     if [word.lower() for word in words] == [STANDARD]:
         return STANDARD
     typed = [word if word.startswith("-") else f"-{word}" for word in words]
     problem: GameError | None = None
     for players in range(game.min_players, game.max_players + 1):
         try:
-            return variant_of(game, game.parse_options(typed, players))
+            return variant_of(game, game.parse_options(typed, players), players)
         except GameError as exc:
             problem = problem or exc
     assert problem is not None
@@ -173,7 +196,7 @@ def rated_game(
     places, results = placing(outcome, len(seats), resigned)
     value = outcome.points if outcome.winners else 0
     points = tuple([value if result == "win" else -value for result in results])
-    variant = variant_of(game, options) if variant is None else variant
+    variant = variant_of(game, options, len(seats)) if variant is None else variant
     return RatedGame(game.name, variant, tuple(seats), places, results, points)
 
 
@@ -326,14 +349,16 @@ def _rate_all(
 ) -> int:
     """:func:`rebuild`'s loop: rate every game that counts, in order; how many did."""
     counted = 0
-    variants: dict[tuple[str, int], str] = {}  # the store shares one options mapping between games that share it
+    # the store shares one options mapping between games that share it; a variant is named by the options and
+    # the seats (see variant_of)
+    variants: dict[tuple[str, int, int], str] = {}
     for finished in games:
-        key = (finished.type, id(finished.options))
-        variant = variants.get(key)
+        options_key = (finished.type, id(finished.options), len(finished.seats))
+        variant = variants.get(options_key)
         game = finished_to_rated(finished, variant)
         if game is None:
             continue
-        variants[key] = game.variant
+        variants[options_key] = game.variant
         counted += 1
         now, game_type = finished.ended_at, game.game_type
         before = [ratings.get((p, game_type)) or fresh(p, game_type, now) for p in game.players]

@@ -6,6 +6,41 @@ come. Add a migration at the end to change the schema; never edit one that has s
 
 from __future__ import annotations
 
+#: Migration 7's new name of a stored variant: its options minus the defaults the game filled in. Druid stored its
+#: board size and Dragons its pool size even when the challenge left them out (the default depends on another
+#: option), so a game with no option was the variant ``-size=10``, never ``standard``. Options are stored in the
+#: order the game declares them (Druid: size, hex, walk, nostack, nogaps, y; Dragons: num_tiles, tantrix, ...),
+#: so the filled-in value is the variant's first word; it is the default when it matches the board (square 10,
+#: hex 5, Y 8) or the pool (50, or 40 with -tantrix, which follows it).
+_VARIANT_RENAMED = """CASE
+        WHEN game_type = 'druid' AND variant = '-size=10' THEN 'standard'
+        WHEN game_type = 'druid' AND variant LIKE '-size=10 %' AND variant NOT LIKE '% -hex%'
+            AND variant NOT LIKE '% -y' THEN SUBSTR(variant, 10)
+        WHEN game_type = 'druid' AND variant LIKE '-size=5 -hex%' THEN SUBSTR(variant, 9)
+        WHEN game_type = 'druid' AND variant LIKE '-size=8 %' AND variant LIKE '% -y' THEN SUBSTR(variant, 9)
+        WHEN game_type = 'dragons' AND variant = '-num_tiles=50' THEN 'standard'
+        WHEN game_type = 'dragons' AND variant LIKE '-num_tiles=50 %'
+            AND variant NOT LIKE '-num_tiles=50 -tantrix%' THEN SUBSTR(variant, 15)
+        WHEN game_type = 'dragons' AND variant LIKE '-num_tiles=40 -tantrix%' THEN SUBSTR(variant, 15)
+        ELSE variant END"""
+
+#: Migration 7, the same on both databases: every stored variant renamed (see :data:`_VARIANT_RENAMED`). A
+#: player's results under the old name are added to any already under the new one, so the migration holds
+#: whatever the rows.
+_RENAME_VARIANTS = f"""
+    UPDATE rating_changes SET variant = {_VARIANT_RENAMED} WHERE game_type IN ('druid', 'dragons');
+    INSERT INTO rating_variants (player_id, game_type, variant, score, games, wins, losses, draws, points_won,
+            points_lost)
+        SELECT player_id, game_type, {_VARIANT_RENAMED}, score, games, wins, losses, draws, points_won, points_lost
+        FROM rating_variants WHERE game_type IN ('druid', 'dragons') AND variant <> {_VARIANT_RENAMED}
+        ON CONFLICT (player_id, game_type, variant) DO UPDATE SET games = rating_variants.games + excluded.games,
+            wins = rating_variants.wins + excluded.wins, losses = rating_variants.losses + excluded.losses,
+            draws = rating_variants.draws + excluded.draws,
+            points_won = rating_variants.points_won + excluded.points_won,
+            points_lost = rating_variants.points_lost + excluded.points_lost;
+    DELETE FROM rating_variants WHERE game_type IN ('druid', 'dragons') AND variant <> {_VARIANT_RENAMED};
+    """
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: players, games, the move log, challenges, settings
     """
@@ -217,6 +252,8 @@ MIGRATIONS: tuple[str, ...] = (
         SELECT DISTINCT g.guild_id, p.player_id FROM games g JOIN game_players p ON p.game_id = g.id
         WHERE g.guild_id IS NOT NULL;
     """,
+    # 7: a variant is named by its options minus the defaults (see _VARIANT_RENAMED)
+    _RENAME_VARIANTS,
 )
 
 #: The same migrations for PostgreSQL: the same tables, columns, indexes and constraints under the same numbers,
@@ -422,4 +459,6 @@ PG_MIGRATIONS: tuple[str, ...] = (
         SELECT DISTINCT g.guild_id, p.player_id FROM games g JOIN game_players p ON p.game_id = g.id
         WHERE g.guild_id IS NOT NULL;
     """,
+    # 7: a variant is named by its options minus the defaults
+    _RENAME_VARIANTS,
 )

@@ -425,7 +425,7 @@ def _seat_label(state: DrogoState, index: int, scores: list[int], ratings: Ratin
     name = state.players[index]
     short = name if len(name) <= 14 else name[:13] + "…"
     label = f"{short}{rating_label(ratings, index)}  {scores[index]}"
-    return label + " (resigned)" if index in state.resigned else label
+    return label + f" ({state.out_reason(index)})" if index in state.resigned else label
 
 
 def seat_cells(

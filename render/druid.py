@@ -923,8 +923,8 @@ def seat_lines(state: DruidState, ratings: Ratings | None = None) -> list[str]:
         if state.walk:
             target = state.targets[seat]
             goal = f"druid to the {SIDE_NAMES[target]}" if target else f"{goal} (druid not on the board yet)"
-        resigned = " (resigned)" if seat in state.resigned else ""
-        lines.append(f"{player}{rating_label(ratings, seat)}: {goal}{resigned}")
+        out = f" ({state.out_reason(seat)})" if seat in state.resigned else ""
+        lines.append(f"{player}{rating_label(ratings, seat)}: {goal}{out}")
     return lines
 
 

@@ -295,8 +295,9 @@ class GameState(ABC):
     """The evolving state of one game; subclasses hold the board.
 
     The base keeps what every pbmserv game shares: the seats (``players``, in seat order, which a swap may
-    change), the options, the number of moves made (``ply``), resigned seats, resignations queued out of turn,
-    and the final outcome. Subclasses implement the abstract hooks and call :meth:`_finish` when the game ends.
+    change), the options, the number of moves made (``ply``), resigned seats (and which of them ran out of time),
+    resignations queued out of turn, and the final outcome. Subclasses implement the abstract hooks and call
+    :meth:`_finish` when the game ends.
     """
 
     game: ClassVar[GameDef]
@@ -310,6 +311,8 @@ class GameState(ABC):
         self.seed = seed
         self.ply = 0
         self.resigned: set[int] = set()
+        #: the resigned seats that are out because their time ran out (boards say "out of time", not "resigned")
+        self.timed_out: set[int] = set()
         self.queued_resign: set[int] = set()
         self._outcome: Outcome | None = None
 
@@ -399,6 +402,13 @@ class GameState(ABC):
     @property
     def is_over(self) -> bool:
         return self._outcome is not None
+
+    def out_reason(self, seat: int) -> str:
+        """Why ``seat`` is out of the game, for boards and seat lists: ``out of time``, ``resigned``, or ``""``
+        while they play on."""
+        if seat in self.timed_out:
+            return "out of time"
+        return "resigned" if seat in self.resigned else ""
 
     def active_seats(self) -> list[int]:
         """Seats that have not resigned, in seat order."""
@@ -513,6 +523,8 @@ class GameState(ABC):
     def _resign(self, player: int, *, timed_out: bool = False) -> list[Event]:
         self.queued_resign.discard(player)
         self.resigned.add(player)
+        if timed_out:
+            self.timed_out.add(player)
         name = self.players[player]
         what = "ran out of time" if timed_out else "resigned"
         events = [Event("timeout" if timed_out else "resign", f"{name} {what}", player)]
@@ -532,8 +544,9 @@ class GameState(ABC):
     # ---- serialisation -----------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """A lossless JSON-able form: ``from_json(to_json())`` equals the state."""
-        return {
+        """A lossless JSON-able form: ``from_json(to_json())`` equals the state. ``timed_out`` is written only when
+        someone ran out of time, so states saved before it was kept read back equal (see :meth:`from_json`)."""
+        out: dict[str, Any] = {
             "game": self.game.name,
             "version": self.FORMAT_VERSION,
             "options": self.options,
@@ -545,6 +558,9 @@ class GameState(ABC):
             "outcome": None if self._outcome is None else self._outcome.to_json(),
             "board": self._dump(),
         }
+        if self.timed_out:
+            out["timed_out"] = sorted(self.timed_out)
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameState:
@@ -562,12 +578,23 @@ class GameState(ABC):
             state.resigned = {int(s) for s in data["resigned"]}
             state.queued_resign = {int(s) for s in data["queued_resign"]}
             state._outcome = Outcome.from_json(data["outcome"])
+            timed_out = data.get("timed_out")
+            state.timed_out = state._last_timed_out() if timed_out is None else {int(s) for s in timed_out}
             state._load(data["board"])
         except StateFormatError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise StateFormatError(f"damaged {cls.game.name} state: {type(exc).__name__}: {exc}") from exc
         return state
+
+    def _last_timed_out(self) -> set[int]:
+        """For a state saved before ``timed_out`` was kept: the seat whose running out of time ended the game, read
+        from the outcome (its cause, and the reason :meth:`time_out` wrote); earlier timeouts in a game of three
+        or four were not recorded and read as resignations."""
+        outcome = self._outcome
+        if outcome is None or outcome.cause != "timeout":
+            return set()
+        return {seat for seat in self.resigned if outcome.reason == f"{self.players[seat]} ran out of time"}
 
     def clone(self) -> GameState:
         """An independent copy (for previews, search and tests). Games whose states a search copies often
@@ -581,6 +608,7 @@ class GameState(ABC):
         new.options = dict(self.options)
         new.players = list(self.players)
         new.resigned = set(self.resigned)
+        new.timed_out = set(self.timed_out)
         new.queued_resign = set(self.queued_resign)
         return new
 

@@ -772,12 +772,8 @@ class DrogoState(GameState):
             lines.append(f"{row + 1:>3} " + "".join(cells) + f"  {row + 1}")
         lines.append(header)
         scores = self.scores()
-        lines.append(
-            "  ".join(
-                f"{COLOURS[s]} {self.players[s]} {scores[s]}{' (resigned)' if s in self.resigned else ''}"
-                for s in range(len(self.players))
-            )
-        )
+        out = [f" ({self.out_reason(s)})" if s in self.resigned else "" for s in range(len(self.players))]
+        lines.append("  ".join(f"{COLOURS[s]} {self.players[s]} {scores[s]}{out[s]}" for s in range(len(self.players))))
         if self._outcome is None:
             lines.append(f"{COLOURS[self.turn]} ({self.players[self.turn]}) to move")
         return "\n".join(lines)

@@ -283,7 +283,7 @@ async def test_vacation_stops_the_clock_drains_the_bank_and_ends_by_itself(conso
     assert "vacation bank: 14d" in (await ok(console, "vacation bob")).message
     clock.advance(HOUR)
     on = await ok(console, "vacation bob on")
-    assert "the clocks of 1 game(s) stand still" in on.message
+    assert "their clock stands still in 1 game" in on.message
     assert "bob is on vacation: their clock stands still (game 1)" in on.items
     assert "already on vacation" in await refused(console, "vacation bob on")
     clock.advance(10 * DAY)
@@ -313,7 +313,7 @@ async def test_vacation_off_by_hand_and_a_turn_arriving_during_a_vacation(consol
     assert (await status(console, "druid", 1)).clock_notes["bob"] == "paused (vacation)"
     assert await tick(console) == []
     back = await ok(console, "vacation bob off")
-    assert "the clocks of 1 game(s) run again" in back.message
+    assert "their clock runs again in 1 game" in back.message
     clock.advance(DAY - 60)
     assert (await status(console, "druid", 1)).status == "active"
     clock.advance(120)

@@ -214,7 +214,7 @@ async def test_a_backup_is_checked_before_it_is_reported_done(tmp_path: Path, re
         f"backed up {real} to {safe / 'good.sqlite3'} (5 games; the copy passed SQLite's integrity check)\n"
     )
     assert stat.S_IMODE((safe / "good.sqlite3").stat().st_mode) == 0o600  # private, as the database should be
-    assert "5 game(s) checked: all sound" in pbm(tmp_path, "check", "--db", str(safe / "good.sqlite3")).stdout
+    assert "5 games checked: all sound" in pbm(tmp_path, "check", "--db", str(safe / "good.sqlite3")).stdout
     with sqlite3.connect(real) as raw:
         raw.execute("DELETE FROM games WHERE id = 2")
     bad = pbm(tmp_path, "backup", "--db", str(real), str(safe / "bad.sqlite3"))
@@ -290,7 +290,7 @@ def test_check_brings_an_older_database_up_to_date_first_and_backup_copies_it_as
     with sqlite3.connect(backup) as raw:
         assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 1
     checked = pbm(tmp_path, "check", "--db", str(db))
-    assert checked.returncode == 0 and checked.stdout == "0 game(s) checked: all sound\n", checked.stderr
+    assert checked.returncode == 0 and checked.stdout == "0 games checked: all sound\n", checked.stderr
     with sqlite3.connect(db) as raw:
         assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == len(MIGRATIONS)
     assert (tmp_path / "old.before-v2.sqlite3").is_file()
@@ -310,7 +310,7 @@ async def test_a_copy_of_a_damaged_file_blames_it_and_leaves_no_target(tmp_path:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.sqlite3", "real.sqlite3"]
     copied = pbm(tmp_path, "db", "copy", str(real), str(target))  # the name is free for a good copy
     assert copied.returncode == 0, copied.stderr
-    assert "5 game(s) checked: all sound" in copied.stdout
+    assert "5 games checked: all sound" in copied.stdout
 
 
 # ---- 4: read-only files and folders -----------------------------------------------------------------------
@@ -389,7 +389,7 @@ async def test_a_read_only_file_can_be_read_and_a_write_is_one_line(
         assert done.returncode == 0 and done.stderr == "", (line, done.stderr)
     assert "alice to move" in pbm(tmp_path, "do", "--no-images", "--db", str(db), "druid show 1", **unprivileged).stdout
     checked = pbm(tmp_path, "check", "--db", str(db), **unprivileged)
-    assert checked.returncode == 0 and "5 game(s) checked: all sound" in checked.stdout, checked.stderr
+    assert checked.returncode == 0 and "5 games checked: all sound" in checked.stdout, checked.stderr
     moved = pbm(tmp_path, "do", "--no-images", "--db", str(db), WRITING, **unprivileged)
     assert moved.returncode == 2
     assert one_line_error(moved) == (
@@ -419,7 +419,7 @@ async def test_a_read_only_folder_is_named(
         done = pbm(tmp_path, "do", "--no-images", "--db", str(db), line, **unprivileged)
         assert done.returncode == 0 and done.stderr == "", (line, done.stderr)
     checked = pbm(tmp_path, "check", "--db", str(db), **unprivileged)
-    assert checked.returncode == 0 and "5 game(s) checked: all sound" in checked.stdout, checked.stderr
+    assert checked.returncode == 0 and "5 games checked: all sound" in checked.stdout, checked.stderr
     folder_line = (
         f"the folder {folder} is read-only, and SQLite writes the database's journal beside it (check the folder's"
         " permissions)"

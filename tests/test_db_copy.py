@@ -87,11 +87,11 @@ def test_sqlite_to_postgresql_and_back_keeps_every_row(tmp_path: Path, pg: Datab
     url = str(asyncio.run(pg.target("copy")))
     assert main(["db", "copy", str(source), url]) == 0
     out = capsys.readouterr().out
-    assert "4 game(s) checked: all sound" in out
+    assert "4 games checked: all sound" in out
     assert "game_memory" in out and "queued_lines" in out
     back = tmp_path / "back.sqlite3"
     assert main(["db", "copy", url, f"sqlite:///{back}"]) == 0
-    assert "4 game(s) checked: all sound" in capsys.readouterr().out
+    assert "4 games checked: all sound" in capsys.readouterr().out
     original = asyncio.run(_tables(source))
     assert all(original[t] for t in ("players", "games", "moves", "game_memory", "timers", "vacations"))
     assert all(original[t] for t in ("proposals", "queued_lines", "settings", "game_players"))

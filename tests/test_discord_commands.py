@@ -61,7 +61,7 @@ async def test_move_suggestions_are_the_callers_legal_moves_at_most_25(discord_w
     assert [c["value"] for c in by_game] == [f"h{n}" for n in range(1, 9)]
     assert no_game == [] and carols_games == []
     assert listed.ephemeral and listed.text().splitlines()[1:] == [f"a{n}" for n in range(1, 9)]
-    assert "legal move(s) for alice" in listed.text()
+    assert "legal moves for alice" in listed.text()
     assert full.text().splitlines()[1:] == legal.items  # /moves lists them all, like the console
 
 

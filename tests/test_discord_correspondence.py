@@ -163,7 +163,7 @@ async def test_a_vacation_stops_the_clock_and_tells_the_opponent(discord_world: 
         back = await fake.reply(await fake.slash(w.alice, w.channel, "vacation", {"switch": "off"}))
         returned = table.last_post()
     assert bank.ephemeral and bank.text().startswith("alice is not on vacation; vacation bank: 14d")
-    assert away.ephemeral and away.text().startswith("alice is on vacation: the clocks of 1 game(s) stand still")
+    assert away.ephemeral and away.text().startswith("alice is on vacation: their clock stands still in 1 game")
     assert told.text() == f"alice is on vacation: their clock stands still (game 1)\n<@{w.bob}>"
     assert told.pinged == [w.bob]
     assert row.status == "active"  # three days on vacation with one day per move: no timeout
@@ -214,7 +214,7 @@ async def test_a_queued_reply_is_played_and_a_dropped_line_is_told_privately(
         mine = await fake.reply(await fake.slash(w.alice, table.thread.id, "queue", {"line": "a1"}))
         cleared = await fake.reply(await fake.slash(w.bob, table.thread.id, "queue", {"clear": True}))
     assert stored.ephemeral and stored.text() == "queued for bob in game 1: if c3, reply d4"
-    assert listed.ephemeral and listed.text() == "bob has 2 queued line(s) in game 1\nc3 d4\na1 b2"
+    assert listed.ephemeral and listed.text() == "bob has 2 queued lines in game 1\nc3 d4\na1 b2"
     assert "alice played c3" in turn.text() and "d4 (Queued)" in turn.text()
     assert turn.pinged == [w.alice]
     assert "your queued line 'a1 b2' in game 1 was dropped" in dms[-1].text()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from bot.actions import Result
 from bot.discord.cog import REPLY_LIMIT, open_challenge_listing
 from data.store import ChallengeRow
-from tests.fakediscord.pbm import pbm_running
+from tests.fakediscord.pbm import FakeClock, pbm_running
 
 if TYPE_CHECKING:
     from tests.fakediscord.fixtures import World
@@ -141,7 +141,8 @@ async def test_challenges_lists_this_servers_open_challenges(discord_world: Worl
     other = await fake.add_guild("Other Guild")
     elsewhere = await fake.add_channel(other, "games")
     fake.join(other, w.carol)
-    async with pbm_running(fake, tmp_path / "pbm.sqlite3"):
+    # a clock that stands still: the listing reads the challenge's time left the moment it was made
+    async with pbm_running(fake, tmp_path / "pbm.sqlite3", clock=FakeClock()):
         empty = await fake.reply(await fake.slash(w.bob, w.channel, "challenges"))
         drogo = await open_challenge(fake, w.channel, w.alice, {"game": "drogo", "open_seats": 2, "rating_min": 1500})
         await open_challenge(fake, w.channel, w.alice, {"game": "druid", "opponent": w.bob})
@@ -155,8 +156,8 @@ async def test_challenges_lists_this_servers_open_challenges(discord_world: Worl
     assert refused.content == "challenge 1's seats are for players rated 1500 or more; you are 1000"
     url = f"https://discord.com/channels/{w.guild}/{w.channel}/{drogo.id}"
     assert here.ephemeral and here.content.splitlines() == [
-        "1 open challenge(s)",
-        f"[challenge 1](<{url}>): Drogo, alice: 2 seats open to players rated 1500 or more, 23h 59m left",
+        "1 open challenge",
+        f"[challenge 1](<{url}>): Drogo, alice: 2 seats open to players rated 1500 or more, 1d left",
     ]
     assert druid_only.content == "no open Druid challenges"
     assert there.content.splitlines()[1].startswith("[challenge 3](")

@@ -229,7 +229,7 @@ async def test_profile_shows_each_game_and_attaches_the_chart(discord_world: Wor
         "Games": "2\n2 W · 0 L · 0 D",
         "Streak": "2 wins",
         "Time per move": "1h",
-        "Variants": "`-size=5` 1 game: 1 W · 0 L · 0 D\n`-size=5 -hex` 1 game: 1 W · 0 L · 0 D",
+        "Variants": "`-hex` 1 game: 1 W · 0 L · 0 D\n`-size=5` 1 game: 1 W · 0 L · 0 D",
     }
     assert druid["color"] == int.from_bytes(bytes(render.chart.STYLES["Druid"].colour), "big")
     assert [e["title"] for e in theirs.embeds] == ["bob · ratings", "Backgammon", "Druid"]
@@ -311,9 +311,9 @@ async def test_a_variants_board_and_its_suggestions(discord_world: World, tmp_pa
         )
         hexes = await leaderboard(fake, w.alice, w.channel, variant="-size=5 -hex", everyone=True)
         standard = await leaderboard(fake, w.alice, w.channel, variant=STANDARD, everyone=True)
-    assert [c["value"] for c in suggested] == ["-size=5 -hex"]
-    assert [c["value"] for c in every] == [STANDARD, "-size=5", "-size=5 -hex"]
-    assert hexes.embeds[0]["title"] == "Druid (-size=5 -hex) · all players"
+    assert [c["value"] for c in suggested] == ["-hex"]
+    assert [c["value"] for c in every] == [STANDARD, "-hex", "-size=5"]
+    assert hexes.embeds[0]["title"] == "Druid (-hex) · all players"
     assert rows_shown(hexes) == ["alice", "bob"]
     assert standard.ephemeral and standard.content == "nobody has played a rated Druid (standard) game yet"
 

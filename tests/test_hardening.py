@@ -287,8 +287,8 @@ async def test_games_of_several_players_keep_one_section_each(console: Console) 
     await console.run("druid challenge bob carol")
     await console.run("druid challenge bob dave")
     text = render_text(await console.run("druid games bob carol all"))
-    assert text.startswith("2 game(s) for bob")
-    bob, carol = text.split("1 game(s) for carol")
+    assert text.startswith("2 Druid games for bob")
+    bob, carol = text.split("1 Druid game for carol")
     assert bob.count("druid ") == 2 and carol.count("druid ") == 1
 
 
@@ -297,13 +297,13 @@ async def test_long_listings_are_paged_and_say_how_many_more(console: Console) -
         await console.actions.challenge("druid", ["alice", "bob"], [], start=True)
     first = (await console.run("druid games alice")).result
     assert len(first.items) == PAGE_SIZE
-    assert first.message == f"{PAGE_SIZE + 3} active game(s) for alice, 1-{PAGE_SIZE} shown; 3 more (page 2)"
+    assert first.message == f"{PAGE_SIZE + 3} active Druid games for alice, 1-{PAGE_SIZE} shown; 3 more (page 2)"
     second = (await console.run("druid games alice page 2")).result
     # running games come least time left first: the three started last have the latest deadlines
     assert len(second.items) == 3 and second.items[-1].startswith(f"druid {PAGE_SIZE + 3}:")
     assert first.items[0].startswith("druid 1:")
     waiting = (await console.run("druid games alice next")).result
-    assert waiting.message.startswith(f"{PAGE_SIZE + 3} next game(s) for alice")
+    assert waiting.message.startswith(f"{PAGE_SIZE + 3} next Druid games for alice")
     assert "no page 9" in await refused(console, "druid games alice page 9")
 
 
@@ -348,7 +348,7 @@ async def test_a_log_that_disagrees_with_its_snapshot_is_noticed(tmp_path: Path)
     check = pbm(tmp_path, "check", "--db", str(db))
     assert check.returncode == 1
     assert "game 1:" in check.stdout and "game 2:" in check.stdout and "game 3:" in check.stdout
-    assert "3 game(s) differ" in check.stdout
+    assert "3 games differ" in check.stdout
 
 
 async def test_a_snapshot_with_a_bad_ply_is_noticed(tmp_path: Path) -> None:
@@ -370,7 +370,7 @@ def test_check_passes_a_sound_database(tmp_path: Path) -> None:
     for line in ("drogo challenge -size=4 alice bob", "backgammon challenge alice bob", "dragons challenge a b"):
         assert pbm(tmp_path, "do", "--no-images", "--db", db, line).returncode == 0
     done = pbm(tmp_path, "check", "--db", db)
-    assert done.returncode == 0 and "3 game(s) checked: all sound" in done.stdout
+    assert done.returncode == 0 and "3 games checked: all sound" in done.stdout
 
 
 def test_backup_copies_a_live_database(tmp_path: Path) -> None:
@@ -536,7 +536,7 @@ async def test_damaged_positions_seen_are_refused_or_found_by_check(tmp_path: Pa
     await store.close()
     assert dump(db) == before
     check = pbm(tmp_path, "check", "--db", str(db))
-    assert check.returncode == 1 and "3 game(s) differ" in check.stdout
+    assert check.returncode == 1 and "3 games differ" in check.stdout
     assert "game 3: its stored memory differs from its replayed move log" in check.stdout
 
 

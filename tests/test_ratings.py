@@ -212,7 +212,7 @@ def test_the_number_shown() -> None:
 
 def test_variants_read_as_typed() -> None:
     druid = registry.get("druid")
-    assert read_variant(druid, ["hex"]) == read_variant(druid, ["-hex"]) == "-size=5 -hex"
+    assert read_variant(druid, ["hex"]) == read_variant(druid, ["-hex"]) == "-hex"  # the hex board's size is 5
     assert read_variant(druid, ["standard"]) == "standard"
     assert read_variant(registry.get("drogo"), ["-size=6"]) == "standard"  # the default options
     with pytest.raises(GameError, match="unknown option"):
@@ -328,21 +328,21 @@ async def test_the_console_shows_ratings_as_players_read_them(console: Console, 
         "3. bob     945?     1 game  0 W  1 L  0 D",
     ]
     variant = await ok(console, "druid ratings -hex")
-    assert variant.message == "Druid (-size=5 -hex) ratings: 2 players, page 1 of 1"
+    assert variant.message == "Druid (-hex) ratings: 2 players, page 1 of 1"
     one = render_text(await console.run("druid ratings alice"))
     assert one.splitlines() == [
         "alice: 1192? (rank 1 of 3); 2 games: 2 wins, 0 losses, 0 draws; streak 2 wins; 3h per move",
         "",
+        "  -hex: 1 game, 1 W 0 L 0 D",
         "  -size=5: 1 game, 1 W 0 L 0 D",
-        "  -size=5 -hex: 1 game, 1 W 0 L 0 D",
     ]
     profile = render_text(await console.run("profile alice"))
     assert profile.splitlines() == [
         "alice's profile",
         "",
         "Druid: 1192? (rank 1 of 3); 2 games: 2 wins, 0 losses, 0 draws; streak 2 wins; 3h per move",
+        "  -hex: 1 game, 1 W 0 L 0 D",
         "  -size=5: 1 game, 1 W 0 L 0 D",
-        "  -size=5 -hex: 1 game, 1 W 0 L 0 D",
     ]
     versus = render_text(await console.run("profile alice bob"))
     assert versus.splitlines() == [

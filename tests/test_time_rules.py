@@ -521,9 +521,12 @@ def test_vacation_runs_out_when_the_bank_is_empty():
         (4 * HOUR + 59, "4h"),
         (4 * HOUR + 60, "4h 1m"),
         (12 * MINUTE, "12m"),
-        (13 * MINUTE - 0.001, "12m"),
+        (13 * MINUTE - 1, "12m"),
+        (13 * MINUTE - 0.001, "13m"),  # a fraction of a second is rounded up first
+        (7 * DAY - 0.004, "7d"),  # a fresh clock read a few milliseconds after the move
         (60, "1m"),
-        (59.999, "less than a minute"),
+        (59.999, "1m"),
+        (59, "less than a minute"),
         (0.001, "less than a minute"),
         (0, "no time"),
         (-5, "no time"),

@@ -327,7 +327,7 @@ class ActionsBase:
         lines = [message, *(e.text for e in events if e.text and e.text != message)]
         said = outcome is not None and any(outcome.reason in line for line in lines)
         summary = status_line(game, state, with_reason=not said)
-        if summary and summary not in lines:
+        if summary and summary not in lines and status_line(game, state) not in lines:  # said once, in full
             lines.append(summary)
         return Result(
             ok=True,

@@ -22,6 +22,7 @@ from bot.correspondence.options import (
     split_seat_options,
 )
 from bot.correspondence.periods import format_left
+from bot.text import count
 from data.store import (
     ChallengeRow,
     DamagedRowError,
@@ -249,7 +250,7 @@ class ChallengeActions(ActionsBase):
         more = f", the {len(rows)} oldest shown" if total > len(rows) else ""
         return Result(
             ok=True,
-            message=f"{total} open {kind}challenge(s){more}",
+            message=f"{count(total, f'open {kind}challenge')}{more}",
             items=[_challenge_line(row, now) for row in rows],
             game_type=game_type,
             challenges=rows,
@@ -342,7 +343,7 @@ def _described(game: GameDef, options: dict[str, Any], time_rules: TimeRules) ->
 
 def seats_open(free: int, rating_min: int | None, rating_max: int | None) -> str:
     """How many open seats are left and for whom (``2 seats open to players rated 1400 to 1800``)."""
-    seats = f"{free} seat{'s' if free != 1 else ''} open"
+    seats = f"{count(free, 'seat')} open"
     if rating_min is not None and rating_max is not None:
         return f"{seats} to players rated {rating_min} to {rating_max}"
     if rating_min is not None:

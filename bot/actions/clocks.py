@@ -24,6 +24,7 @@ from bot.correspondence.periods import (
     warning_time,
     zone,
 )
+from bot.text import count
 from data.store import ClockWrite, LogEntry, StaleWriteError, TimerRow, VacationRow
 
 #: the most due timers one sweep takes on; the rest wait for the next sweep
@@ -160,7 +161,7 @@ class ClockActions(ActionsBase):
         notices = await self.sweep()
         items = [f"{n.kind}: {n.text}" for n in notices]
         when = format_local(self._clock(), "UTC")
-        message = f"{len(notices)} thing(s) done at {when}" if notices else f"nothing due at {when}"
+        message = f"{count(len(notices), 'thing')} done at {when}" if notices else f"nothing due at {when}"
         return Result(ok=True, message=message, items=items)
 
     # ---- vacation ------------------------------------------------------------------------------------------
@@ -199,10 +200,10 @@ class ClockActions(ActionsBase):
             ends = vacation_runs_out(left, now, now)
             await self.store.delete_timers("vacation", player_id=player)
             await self.store.add_timer("vacation", ends, player_id=player)
-            paused, notices = await self._switch_clocks(player, pause=True)
+            _, notices = await self._switch_clocks(player, pause=True)
             result = Result(
                 ok=True,
-                message=f"{player} is on vacation: the clocks of {paused} game(s) stand still. Vacation bank: "
+                message=f"{player} is on vacation: {_their_clocks(notices, 'stands still')}. Vacation bank: "
                 f"{format_left(left)}, so it ends by itself at {format_local(ends, await self._tz(player))} at the "
                 "latest",
             )
@@ -229,11 +230,11 @@ class ClockActions(ActionsBase):
         await self.store.set_vacation(player, VacationRow(left, now, None))
         self._forget_player_settings(player)
         await self.store.delete_timers("vacation", player_id=player)
-        resumed, notices = await self._switch_clocks(player, pause=False)
+        _, notices = await self._switch_clocks(player, pause=False)
         why = "the vacation bank is empty" if ran_out else "back from vacation"
         head = Notice(
             "vacation",
-            f"{player}'s vacation is over ({why}): the clocks of {resumed} game(s) run again; "
+            f"{player}'s vacation is over ({why}): {_their_clocks(notices, 'runs again')}; "
             f"{format_left(left)} left in the bank",
             None,
             [player] if ran_out else [],
@@ -331,3 +332,12 @@ class ClockActions(ActionsBase):
         """Set how ``player``'s turns are told (see :meth:`dm_setting`)."""
         await self.store.set_setting(player, "notify_dm", value)
         self._forget_player_settings(player)
+
+
+def _their_clocks(notices: list[Notice], what: str) -> str:
+    """What a vacation does to a player's clock, counted over the games it concerns (one notice each: every timed
+    game of theirs that vacations stop, whether or not it is their turn there): ``their clock stands still in 2
+    games``."""
+    if not notices:
+        return "none of their games has a clock that vacations stop"
+    return f"their clock {what} in {count(len(notices), 'game')}"

@@ -238,8 +238,8 @@ def status_line(game: GameDef, state: GameState, *, with_reason: bool = True) ->
         verdict = "drawn"
     else:
         verdict = f"{' and '.join(state.players[w] for w in outcome.winners)} won"
-        if outcome.points != 1:
-            details.append(f"{outcome.points} points")
+        if outcome.points != 1 and not (with_reason and f"{outcome.points} points" in outcome.reason):
+            details.append(f"{outcome.points} points")  # unless the reason says them (Backgammon's endings do)
     return f"{game.title}: {verdict}" + (f" ({', '.join(details)})" if details else "")
 
 

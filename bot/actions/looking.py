@@ -25,6 +25,7 @@ from bot.actions.common import (
 )
 from bot.correspondence.options import describe_options
 from bot.correspondence.periods import format_left
+from bot.text import count
 from data.rows import GameSummary
 from data.store import (
     DamagedRowError,
@@ -209,14 +210,17 @@ class LookingActions(ActionsBase):
         )
         now = self._clock()
         lines = [_game_line(r) + _time_left(r, now) for r in rows]
-        who = player or "everyone"
         kind = "" if which == "all" else f"{which} "
+        if game_type is not None:
+            kind += f"{registry.get(game_type).title} "
+        listed = count(total, f"{kind}game")
         if total == 0:
-            message = f"no {kind}games for {who}"
+            message = f"no {kind}games" + ("" if player is None else f" for {player}")
         elif not lines:
-            return _fail(f"{who} has {total} {kind}game(s): there is no page {page}")
+            held = f"there {'is' if total == 1 else 'are'} {listed}" if player is None else f"{player} has {listed}"
+            return _fail(f"{held}: there is no page {page}")
         else:
-            message = f"{total} {kind}game(s) for {who}"
+            message = listed + ("" if player is None else f" for {player}")
             first = (page - 1) * PAGE_SIZE + 1
             if total > len(lines):
                 message += f", {first}-{first + len(lines) - 1} shown"
@@ -244,7 +248,7 @@ class LookingActions(ActionsBase):
         who = state.players[seat] if seat is not None else "nobody"
         return Result(
             ok=True,
-            message=f"{len(matching)} legal move(s) for {who}{more}",
+            message=f"{count(len(matching), 'legal move')} for {who}{more}",
             game_id=game_id,
             game_type=game.name,
             move_number=state.ply,

@@ -14,6 +14,7 @@ from bot.actions.base import ActionsBase
 from bot.actions.common import Result, _fail, _is_computer_name, replay_steps, shorten, taken_back
 from bot.correspondence.clock import Clock
 from bot.correspondence.periods import DAY
+from bot.text import count
 from data.store import DamagedRowError, LogEntry, LogRow, StaleWriteError
 from rules.base import Event, GameError, GameState
 
@@ -58,7 +59,7 @@ class ProposalActions(ActionsBase):
         result = Result(
             ok=True,
             message=f"{player} proposes to {what} in game {game_id} (proposal {proposal_id}); "
-            f"{', '.join(others)}: accept or reject within {days} days (no answer counts as a rejection)",
+            f"{', '.join(others)}: accept or reject within {count(days, 'day')} (no answer counts as a rejection)",
             notify=[p for p in others if not _is_computer_name(p)],
             players=list(state.players),
             challenge_id=proposal_id,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bot.actions.base import ActionsBase
 from bot.actions.common import MAX_MOVE_TEXT, Result, _fail, _player_to_move, shorten, split_move_number
+from bot.text import count
 from rules.base import GameError, GameState, MoveSyntaxError
 
 #: the most lines a player may store for one game, and the most moves in a line
@@ -36,7 +37,7 @@ class QueueActions(ActionsBase):
         if line is None:
             items = [" ".join(q.moves) for q in stored]
             message = (
-                f"{player} has {len(items)} queued line(s) in game {game_id}"
+                f"{player} has {count(len(items), 'queued line')} in game {game_id}"
                 if items
                 else (f"{player} has no queued lines in game {game_id}")
             )

@@ -27,6 +27,7 @@ from bot.ratings import (
     rebuild,
     row_text,
 )
+from bot.text import count
 from data.store import RatingRow, VariantRow
 from rules import registry
 from rules.base import GameDef, GameError
@@ -63,7 +64,7 @@ class RatingActions(ActionsBase):
         what = game.title + ("" if chosen is None else f" ({chosen})")
         if total and not rows:
             return _fail(
-                f"the {what} leaderboard has {_count(pages, 'page')}: there is no page {page}", game_type=game.name
+                f"the {what} leaderboard has {count(pages, 'page')}: there is no page {page}", game_type=game.name
             )
         first = (page - 1) * BOARD_PAGE + 1
         entries = [_board_entry(first + k, row) for k, row in enumerate(rows)]
@@ -71,7 +72,7 @@ class RatingActions(ActionsBase):
         if total == 0:
             message = f"nobody has played a rated {what} game yet"
         else:
-            message = f"{what} ratings: {_count(total, 'player')}, page {page} of {pages}"
+            message = f"{what} ratings: {count(total, 'player')}, page {page} of {pages}"
         return Result(
             ok=True,
             message=message,
@@ -162,14 +163,12 @@ class RatingActions(ActionsBase):
         if not played:
             message = f"{player} and {other} have not finished a game together yet"
         else:
-            message = f"{player} against {other}: {played} game{'s' if played != 1 else ''}, " + _record(
-                player, other, *total
-            )
+            message = f"{player} against {other}: {count(played, 'game')}, " + _record(player, other, *total)
         return Result(
             ok=True,
             message=message,
             items=[
-                f"{registry.get(g['game']).title}: {g['games']} game{'s' if g['games'] != 1 else ''}, "
+                f"{registry.get(g['game']).title}: {count(g['games'], 'game')}, "
                 + _record(player, other, g["wins"], g["losses"], g["draws"])
                 for g in games
             ],
@@ -217,11 +216,11 @@ class RatingActions(ActionsBase):
             rebuilt = rebuild(finished)
             written = await self.store.replace_ratings(rebuilt.ratings, rebuilt.variants, rebuilt.changes)
         players = len({row.player_id for row in rebuilt.ratings})
-        verdict = "the stored ratings were already exact" if not written else f"{_count(written, 'row')} written"
+        verdict = "the stored ratings were already exact" if not written else f"{count(written, 'row')} written"
         return Result(
             ok=True,
-            message=f"rebuilt the ratings from {_count(rebuilt.games, 'rated game')} ({len(finished)} finished):"
-            f" {_count(players, 'player')} rated; {verdict}",
+            message=f"rebuilt the ratings from {count(rebuilt.games, 'rated game')} ({len(finished)} finished):"
+            f" {count(players, 'player')} rated; {verdict}",
             data={"finished": len(finished), "rated": rebuilt.games, "players": players, "written": written},
         )
 
@@ -271,7 +270,7 @@ def _board_entry(rank: int, row: RatingRow) -> dict[str, Any]:
 def _board_line(entry: dict[str, Any], width: int, rank_width: int) -> str:
     """``  3. alice   1532   12 games  8 W  3 L  1 D``."""
     rating = f"{entry['rating']}{'?' if entry['provisional'] else ''}"
-    games = f"{entry['games']} game{'s' if entry['games'] != 1 else ''}"
+    games = count(entry["games"], "game")
     return (
         f"{entry['rank']:>{rank_width}}. {entry['player']:<{width}}  {rating:>5}  {games:>9}"
         f"  {entry['wins']} W  {entry['losses']} L  {entry['draws']} D"
@@ -284,14 +283,14 @@ def _section_line(section: dict[str, Any]) -> str:
     if section["rank"] is not None:
         parts[0] += f" (rank {section['rank']} of {section['players']})"
     parts.append(
-        f"{_count(section['games'], 'game')}: {_count(section['wins'], 'win')}, "
-        f"{_count(section['losses'], 'loss', 'losses')}, {_count(section['draws'], 'draw')}"
+        f"{count(section['games'], 'game')}: {count(section['wins'], 'win')}, "
+        f"{count(section['losses'], 'loss', 'losses')}, {count(section['draws'], 'draw')}"
     )
     if "points_won" in section:
         parts.append(f"points {section['points_won']} won, {section['points_lost']} lost")
     streak = section["streak"]
     if streak:
-        parts.append("streak " + (_count(streak, "win") if streak > 0 else _count(-streak, "loss", "losses")))
+        parts.append("streak " + (count(streak, "win") if streak > 0 else count(-streak, "loss", "losses")))
     seconds = section["seconds_per_move"]
     if seconds is not None:
         parts.append(f"{'under a minute' if seconds < 60 else format_left(seconds)} per move")
@@ -301,14 +300,10 @@ def _section_line(section: dict[str, Any]) -> str:
 def _variant_lines(section: dict[str, Any]) -> list[str]:
     """One line per variant played: ``  -size=5 -hex: 3 games, 2 W 1 L 0 D``."""
     return [
-        f"  {v['variant']}: {_count(v['games'], 'game')}, {v['wins']} W {v['losses']} L {v['draws']} D"
+        f"  {v['variant']}: {count(v['games'], 'game')}, {v['wins']} W {v['losses']} L {v['draws']} D"
         for v in section["variants"]
     ]
 
 
 def _record(player: str, other: str, wins: int, losses: int, draws: int) -> str:
-    return f"{player} {_count(wins, 'win')}, {other} {_count(losses, 'win')}, {_count(draws, 'draw')}"
-
-
-def _count(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else many or one + 's'}"
+    return f"{player} {count(wins, 'win')}, {other} {count(losses, 'win')}, {count(draws, 'draw')}"

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from bot.text import count
 from rules.base import Option, OptionError, format_options, parse_options
 
 SERVER_OPTIONS: tuple[Option, ...] = (
@@ -87,9 +88,9 @@ class TimeRules:
         if self.untimed:
             parts = ["untimed"]
         else:
-            parts = [f"{self.days} day{'s' if self.days != 1 else ''} per move"]
+            parts = [f"{count(self.days, 'day')} per move"]
             if self.total:
-                parts.append(f"{self.total} days in all")
+                parts.append(f"{count(self.total, 'day')} in all")
             if self.weekends:
                 parts.append("weekends free")
             if self.novacation:

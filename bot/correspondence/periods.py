@@ -304,17 +304,21 @@ def vacation_runs_out(balance: float, as_of: float, on_since: float) -> float:
 
 
 def format_left(seconds: float) -> str:
-    """A duration for board headers and listings: two units at most, rounded down ("6d 23h", "4h", "12m").
+    """A duration for board headers and listings: two units at most, rounded down ("6d 23h", "4h", "12m"), after
+    the fraction of a second is rounded up.
 
-    Rounding down never promises a player time they do not have.
+    Rounding down never promises a player time they do not have. The fraction goes up first because a clock is
+    read a moment after the move that started it: a fresh 7-day clock read a few milliseconds later holds 6d 23h
+    59m 59.99s, and is shown as the "7d" it is (to the second), not as "6d 23h".
     """
     if not math.isfinite(seconds):
         raise ValueError(f"a time left must be a finite number of seconds, not {seconds!r}")
     if seconds <= 0:
         return "no time"
+    seconds = math.ceil(seconds)
     if seconds < 60:
         return "less than a minute"
-    days, rest = divmod(int(seconds // 60), 24 * 60)
+    days, rest = divmod(seconds // 60, 24 * 60)
     hours, minutes = divmod(rest, 60)
     units = [(days, "d"), (hours, "h"), (minutes, "m")]
     first = next(i for i, (n, _) in enumerate(units) if n)

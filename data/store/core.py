@@ -649,7 +649,7 @@ class CoreStore:
                     await db.executemany(insert, rows)
                 here, there = await self.row_count(table), await target.row_count(table)
                 if here != there:
-                    raise StoreError(f"{table}: {here} row(s) read but {there} written; nothing was copied")
+                    raise StoreError(f"{table}: rows read {here}, rows written {there}; nothing was copied")
                 counts.append((table, here, there))
             if not target._sql.is_sqlite:
                 for table in COPIED_TABLES:

@@ -173,17 +173,20 @@ class RatingStore(CorrespondenceStore):
             return [_variant_row(r) for r in await cursor.fetchall()]
 
     async def move_times(self, player_id: str) -> dict[str, tuple[float, int]]:
-        """Per game type, the time a player took over their moves (seconds, from the action before each move, or
-        the game's start) and how many moves that is. Moves the server made for them (forced, queued) and
-        resignations, timeouts and agreements are left out. The action before a move is the log entry before it
-        (``seq`` numbers a game's log from 1 without gaps), found by its key: a busy player's 100,000 moves take
-        a quarter of the time a window over their games' logs takes."""
+        """Per game type, the time a player took over their moves in rated games (seconds, from the action before
+        each move, or the game's start) and how many moves that is. Rated games are those the ratings counted,
+        as the games and results beside this figure: finished, not started ``-unrated``. Moves the server made
+        for them (forced, queued) and resignations, timeouts and agreements are left out. The action before a
+        move is the log entry before it (``seq`` numbers a game's log from 1 without gaps), found by its key: a
+        busy player's 100,000 moves take a quarter of the time a window over their games' logs takes."""
         async with self._db.execute(
             "SELECT g.type, SUM(m.created_at - COALESCE(prior.created_at, g.created_at)), COUNT(*)"
             " FROM game_players p JOIN games g ON g.id = p.game_id JOIN moves m ON m.game_id = p.game_id"
             " LEFT JOIN moves prior ON prior.game_id = m.game_id AND prior.seq = m.seq - 1"
             " WHERE p.player_id = ? AND m.player_id = ? AND m.auto = 0"
             " AND m.text NOT IN ('resign', 'decline', 'timeout', 'draw', 'undo')"
+            # SQLite reads the flag as 1, PostgreSQL as 'true'; a game without it (or without a clock) is rated
+            f" AND g.status = 'finished' AND COALESCE(CAST({self._sql.game_unrated} AS TEXT), '') NOT IN ('1', 'true')"
             " GROUP BY g.type",
             (player_id, player_id),
         ) as cursor:
