@@ -162,7 +162,7 @@ class Console:
             return await self._history(None, words[1:]), None
         if first not in registry.names():
             hint = _did_you_mean(first, (*_TOP_WORDS, *registry.names())) or "; type 'help' for the commands"
-            raise ConsoleError(f"unknown game {shorten(words[0])!r} (games: {', '.join(registry.names())}){hint}")
+            raise ConsoleError(_unknown_game(words[0], hint))
         game = registry.get(first).name
         if len(words) < 2:
             raise ConsoleError(f"what should {game} do? (challenge, move, show, games, history, help ...)")
@@ -243,8 +243,7 @@ class Console:
         if args:
             wanted = args[0].lower()
             if wanted not in registry.names():
-                hint = _did_you_mean(wanted, registry.names())
-                raise ConsoleError(f"unknown game {shorten(args[0])!r} (games: {', '.join(registry.names())}){hint}")
+                raise ConsoleError(_unknown_game(args[0], _did_you_mean(wanted, registry.names())))
             return self.actions.help(wanted)
         games = self.actions.help(None)
         return replace(games, message=f"{USAGE}\n\n{games.message}")
@@ -504,6 +503,11 @@ def _did_you_mean(word: str, known: Sequence[str]) -> str:
 
     close = get_close_matches(word.lower(), known, n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _unknown_game(word: str, hint: str) -> str:
+    """The refusal of a word that names no game (cut to a readable length), with the games and ``hint``."""
+    return f"unknown game {shorten(word)!r} (games: {', '.join(registry.names())}){hint}"
 
 
 def _prefix(game: str | None) -> str:
