@@ -147,8 +147,10 @@ def _local_args(argv: Sequence[str]) -> SimpleNamespace | None:
                 raise UsageError(f"{name} needs a value")
             if name == "--now":
                 values["now"] = _read_time(value)
+            elif name == "--as":
+                values["identity"] = _read_identity(value)
             else:
-                values[names[name]] = value if name == "--as" else db_target(value) if name == "--db" else Path(value)
+                values[names[name]] = db_target(value) if name == "--db" else Path(value)
         elif word == "--no-images":
             values["no_images"] = True
         elif word == "--json" and command == "do":
@@ -157,7 +159,7 @@ def _local_args(argv: Sequence[str]) -> SimpleNamespace | None:
             index += 1
             break
         elif word.startswith("--"):
-            raise UsageError(f"unknown option {word} (pbm {command} --help lists them)")
+            raise UsageError(f"unknown option {word!r} (pbm {command} --help lists them)")
         else:
             break
         index += 1
@@ -167,17 +169,41 @@ def _local_args(argv: Sequence[str]) -> SimpleNamespace | None:
     return SimpleNamespace(command=command, words=words, **values)
 
 
+#: the times ``--now`` accepts, inclusive and exclusive (UTC): well inside what the clocks can walk around
+#: (:mod:`bot.correspondence.periods` reads years 1653 to 5138), so a deadline a month or a vacation bank later
+#: is still in range
+NOW_RANGE = ("1700-01-01", "5000-01-01")
+
+
 def _read_time(text: str) -> float:
-    """``--now``'s value: an ISO 8601 time (``2026-12-01T09:00Z``; without a zone it is UTC)."""
+    """``--now``'s value: an ISO 8601 time (``2026-12-01T09:00Z``; without a zone it is UTC), within
+    :data:`NOW_RANGE`."""
     from datetime import UTC, datetime
 
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:
-        raise UsageError(f"--now {text}: write a time like 2026-12-01T09:00Z") from None
+        raise UsageError(f"--now {text!r}: write a time like 2026-12-01T09:00Z") from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
+    earliest, end = (datetime.fromisoformat(day).replace(tzinfo=UTC).timestamp() for day in NOW_RANGE)
+    if not earliest <= moment.timestamp() < end:
+        raise UsageError(f"--now {text!r}: pbm keeps time from {NOW_RANGE[0]} up to {NOW_RANGE[1]} (UTC)")
     return moment.timestamp()
+
+
+def _read_identity(name: str) -> str:
+    """``--as``'s value, checked as a player name before any command can take it to the database."""
+    from bot.actions import InputError, check_player_name
+    from bot.console import printable
+
+    if any("\udc80" <= char <= "\udcff" for char in name):
+        raise UsageError(f"--as {printable(name)}: not UTF-8 text (check the terminal's encoding)")
+    try:
+        check_player_name(name)
+    except InputError as exc:
+        raise UsageError(f"--as: {exc}") from None
+    return name
 
 
 def _boards_dir(db_path: Path | str) -> Path:
@@ -283,11 +309,12 @@ def _console_session(args: Any, lines: Sequence[str] | None, drive: _Runner) -> 
 
     from bot.actions import Actions, Result
     from bot.config import ai_seconds, default_db_path
-    from bot.console import Console, Outcome, render_json, render_text
+    from bot.console import Console, Outcome, printable, render_json, render_text
 
     db_path: Path | str = args.db or default_db_path()
     store = drive(_open_store(db_path, direct=True))
     errors = (sqlite3.Error, OSError, *store.database_errors)
+    _tolerant_streams()
     try:
         clock = (lambda: args.now) if args.now is not None else time.time
         console = Console(
@@ -303,7 +330,7 @@ def _console_session(args: Any, lines: Sequence[str] | None, drive: _Runner) -> 
                 raise _environment_problem(db_path, exc) from exc
             print(render_json(outcome) if args.json else render_text(outcome))
             return 0 if outcome.ok else EXIT_REFUSED
-        print(f"pbm console on {_where(db_path)}; 'help' lists the commands, 'quit' leaves.")
+        print(f"pbm console on {printable(_where(db_path))}; 'help' lists the commands, 'quit' leaves.")
         while True:
             try:
                 line = input("pbm> ")
@@ -324,6 +351,16 @@ def _console_session(args: Any, lines: Sequence[str] | None, drive: _Runner) -> 
             drive(store.close())
         except errors as exc:
             raise _environment_problem(db_path, exc) from exc
+
+
+def _tolerant_streams() -> None:
+    """Bytes that are not UTF-8 typed at the console's prompt reach :meth:`bot.console.Console.run` (as
+    ``surrogateescape`` hands them over, like a command line's), which refuses them in one line; and a path or
+    word printed back never stops the output with an encoding error, whatever the terminal's locale."""
+    for stream, errors in ((sys.stdin, "surrogateescape"), (sys.stdout, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors=errors)
 
 
 async def _check(db_path: Path | str) -> int:
@@ -467,7 +504,9 @@ def _main(argv: Sequence[str] | None) -> int:
             try:
                 parsed = _local_args(argv)
             except UsageError as exc:
-                print(f"pbm: {exc}", file=sys.stderr)
+                from bot.console import printable
+
+                print(f"pbm: {printable(str(exc))}", file=sys.stderr)
                 return EXIT_ENVIRONMENT
             return 0 if parsed is None else _on_database(parsed)
     args = _parser().parse_args(argv)
@@ -540,9 +579,12 @@ def _on_database(args: Any) -> int:
         finally:
             drive.close()
     except EnvironmentProblem as exc:
+        from bot.console import printable
+
+        line = printable(str(exc))  # a path typed with a control character in it stays one line
         if getattr(args, "json", False):
-            print(_json_failure(str(exc)))
-        print(f"pbm: {exc}", file=sys.stderr)
+            print(_json_failure(line))
+        print(f"pbm: {line}", file=sys.stderr)
         return EXIT_ENVIRONMENT
     except KeyboardInterrupt:
         return 130

@@ -25,7 +25,6 @@ from bot.actions import (
     split_move_number,
 )
 from rules import registry
-from rules.base import GameError
 
 #: the longest command line read; longer input is refused before it is parsed
 MAX_LINE = 4096
@@ -48,11 +47,13 @@ Commands (pbmserv style; <id> is a game number, [pw] an ignored password word):
                                                         roll, double, take, drop, greedy, manual (backgammon)
   <game> moves <id> [prefix]                            every legal move of the position (or those with a prefix)
   <game> history [<id>]                                 the move list of a game, or the finished games
+                                                        ('history <id>' or 'history' alone: any game)
   <game> replay <id> [from] [to]                        an animated GIF of the game (or of those moves)
   backgammon analyze <id>                               a finished game's plays and cube actions rated by gnubg
   <game> games [user ...] [all|active|inactive|next] [page N]
-                                                        games of users ('next': waiting on them), 50 a page
-  <game> help                                           rules, options and notation
+                                                        games of users ('next': waiting on them), 50 a page;
+                                                        'games [user ...]' alone: every game's, least time left first
+  <game> help                                           rules, options and notation ('help <game>' too)
 Correspondence (every game):
   <game> preview <id> <user> [pw] <move>                the position after a move, without playing it
   <game> propose <id> <user> [pw] undo|draw             propose to take back the last move, or a draw
@@ -68,10 +69,17 @@ Ratings (-unrated at the challenge keeps a game out of them):
   <game> ratings <user>                                 a player's rating, rank and results in the game
   profile <user> [<other user>]                         a player's ratings in every game, and their chart;
                                                         with another user: their head-to-head record
-  help                                                  this text and the list of games
+  help                                                  this text, the games and the options every game takes
 Add --as USER to act as USER where the command names no user, --now 2026-12-01T09:00Z to act at that time."""
 
 _FILTERS = ("all", "active", "inactive", "next")
+#: the words that may open a command line besides a game's name
+_TOP_WORDS = ("help", "tick", "vacation", "notify", "profile", "challenges", "games", "history")
+#: every game's commands (a game adds its own, like Backgammon's roll); an unknown one is answered with the closest
+_GAME_COMMANDS = (
+    "challenge", "join", "withdraw", "challenges", "move", "board", "show", "preview", "propose", "accept", "reject",
+    "queue", "resign", "moves", "history", "games", "ratings", "analyze", "replay", "help",
+)  # fmt: skip
 
 
 class ConsoleError(Exception):
@@ -106,6 +114,9 @@ class Console:
         if len(line) > MAX_LINE:
             too_long = f"the command is too long ({len(line)} characters; at most {MAX_LINE})"
             return Outcome(Result(ok=False, message=too_long))
+        unreadable = _undecodable(line)
+        if unreadable:
+            return Outcome(Result(ok=False, message=unreadable))
         try:
             words = shlex.split(line)
         except ValueError as exc:
@@ -134,21 +145,25 @@ class Console:
         return path
 
     async def _dispatch(self, words: list[str]) -> tuple[Result, str | None]:
-        if not words or words[0].lower() in ("help", "?"):
-            games = self.actions.help(None)
-            return replace(games, message=f"{USAGE}\n\n{games.message}"), None
-        if words[0].lower() in ("tick", "vacation", "notify"):
-            return await self._correspondence(words[0].lower(), words[1:]), None
-        if words[0].lower() == "profile":
+        first = words[0].lower() if words else "help"
+        if first in ("help", "?"):
+            return self._help(words[1:]), None
+        if first in ("tick", "vacation", "notify"):
+            return await self._correspondence(first, words[1:]), None
+        if first == "profile":
             return await self._profile(words[1:]), None
-        if words[0].lower() == "challenges":
+        if first == "challenges":
             if len(words) > 1:
                 raise ConsoleError("usage: challenges   (or <game> challenges for one game's)")
             return await self.actions.challenges_open_to_all(), None
-        try:
-            game = registry.get(words[0]).name
-        except GameError as exc:
-            raise ConsoleError(f"{exc}; type 'help' for the commands") from None
+        if first == "games":
+            return await self._games(None, words[1:])
+        if first == "history":
+            return await self._history(None, words[1:]), None
+        if first not in registry.names():
+            hint = _did_you_mean(first, (*_TOP_WORDS, *registry.names())) or "; type 'help' for the commands"
+            raise ConsoleError(_unknown_game(words[0], hint))
+        game = registry.get(first).name
         if len(words) < 2:
             raise ConsoleError(f"what should {game} do? (challenge, move, show, games, history, help ...)")
         command, args = words[1].lower(), words[2:]
@@ -166,7 +181,7 @@ class Console:
             if args:
                 raise ConsoleError(f"usage: {game} challenges")
             return await self.actions.challenges_open_to_all(game), None
-        if command in ("move", "mvoe", "board") and not (command == "board" and len(args) == 1):
+        if command in ("move", "board") and not (command == "board" and len(args) == 1):
             return await self._move(game, command, args)
         if command == "preview":
             game_id, player, rest = await self._game_user(game, command, args)
@@ -201,9 +216,7 @@ class Console:
             game_id = await self._game_of(game, args[0])
             return await self.actions.moves(game_id, " ".join(args[1:]), limit=None), None
         if command == "history":
-            if args:
-                return await self.actions.history(await self._game_of(game, args[0])), None
-            return await self.actions.games(None, "inactive", game), None
+            return await self._history(game, args), None
         if command == "games":
             return await self._games(game, args)
         if command == "ratings":
@@ -219,7 +232,31 @@ class Console:
             guard = "".join(rest).strip()
             text = command + (guard if guard.startswith("#") else "")
             return await self.actions.move(game_id, player, text), _board_name(game, game_id)
-        raise ConsoleError(f"unknown {game} command {shorten(command)!r}; type '{game} help' or 'help'")
+        known = (*_GAME_COMMANDS, *registry.get(game).extra_commands)
+        suggestion = _did_you_mean(command, known) or f"; type '{game} help' or 'help'"
+        raise ConsoleError(f"unknown {game} command {shorten(command)!r}{suggestion}")
+
+    def _help(self, args: list[str]) -> Result:
+        """``help``: the commands, the games and the options every game takes; ``help <game>``: that game's."""
+        if len(args) > 1:
+            raise ConsoleError("usage: help [<game>]")
+        if args:
+            wanted = args[0].lower()
+            if wanted not in registry.names():
+                raise ConsoleError(_unknown_game(args[0], _did_you_mean(wanted, registry.names())))
+            return self.actions.help(wanted)
+        games = self.actions.help(None)
+        return replace(games, message=f"{USAGE}\n\n{games.message}")
+
+    async def _history(self, game: str | None, args: list[str]) -> Result:
+        """``[<game>] history <id>``: a game's move list (without the game word, any game's: game numbers are
+        unique across games); ``[<game>] history`` alone: the finished games (of every game without the word)."""
+        if len(args) > 1:
+            raise ConsoleError(f"usage: {_prefix(game)}history [<id>]")
+        if not args:
+            return await self.actions.games(None, "inactive", game)
+        game_id = parse_number(args[0], "game number") if game is None else await self._game_of(game, args[0])
+        return await self.actions.history(game_id)
 
     async def _correspondence(self, command: str, args: list[str]) -> Result:
         """The commands about a player rather than a game: ``tick``, ``vacation``, ``notify``."""
@@ -337,27 +374,38 @@ class Console:
         name = _board_name(game, game_id, at)
         return result, name
 
-    async def _games(self, game: str, args: list[str]) -> tuple[Result, str | None]:
-        which = "active"
-        page = 1
+    async def _games(self, game: str | None, args: list[str]) -> tuple[Result, str | None]:
+        """``[<game>] games [user ...] [all|active|inactive|next] [page N]``: the games of each user named (or of
+        ``--as``, or everyone's), of one game or, without the game word, of every game (running ones with the
+        least time left first, as Discord's /games). A filter or a page given twice is refused, and so is the
+        whole listing when one user's part of it is: the answer is then that one line."""
+        usage = f"usage: {_prefix(game)}games [user ...] [all|active|inactive|next] [page N]"
+        which: str | None = None
+        page: int | None = None
         users: list[str] = []
         words = iter(args)
         for arg in words:
             if arg.lower() in _FILTERS:
+                if which is not None:
+                    raise ConsoleError(f"{usage}   (one filter: all, active, inactive or next)")
                 which = arg.lower()
             elif arg.lower() == "page":
                 number = next(words, None)
-                if number is None:
-                    raise ConsoleError(f"usage: {game} games [user ...] [all|active|inactive|next] [page N]")
+                if number is None or page is not None:
+                    raise ConsoleError(usage if number is None else f"{usage}   (one page number)")
                 page = parse_number(number, "page number", 10**6)
             else:
                 check_player_name(arg)
                 users.append(arg)
+        which, page = which or "active", page or 1
         if not users and self.identity is not None:
             users = [self.identity]
         if not users:
             return await self.actions.games(None, which, game, page), None
         results = [await self.actions.games(user, which, game, page) for user in users]
+        refused = [result for result in results if not result.ok]
+        if refused:
+            return refused[0], None
         if len(results) == 1:
             return results[0], None
         return _Sections.of(results), None
@@ -417,6 +465,7 @@ class Console:
         if self.identity is None:
             if not rest:
                 raise ConsoleError(f"usage: {game} {command} <id> <user> ... (or give --as USER)")
+            check_player_name(rest[0])  # before any question about the player reaches the database
             return game_id, rest[0], rest[1:]
         if rest and rest[0] in await self.actions.players_of(game_id):
             return game_id, rest[0], rest[1:]
@@ -434,6 +483,36 @@ class _Sections(Result):
         out = cls(**{f: getattr(merged, f) for f in merged.__dataclass_fields__})
         out.sections = list(results)
         return out
+
+
+def _undecodable(line: str) -> str | None:
+    """Why ``line`` cannot be read, when it holds bytes that were not UTF-8 (Python hands them over as lone
+    surrogates, ``\\udcff`` for the byte 0xff): such text can be neither a name nor a move, and must never reach
+    the database, which stores UTF-8."""
+    for index, char in enumerate(line):
+        if "\ud800" <= char <= "\udfff":
+            where = f"{_escape(char)} at character {index + 1}"
+            return f"the command is not UTF-8 text ({where}): check the terminal's encoding"
+    return None
+
+
+def _did_you_mean(word: str, known: Sequence[str]) -> str:
+    """``; did you mean 'move'?`` for the known word closest to a mistyped one, or "" when none is close: a
+    typo is answered, never acted on."""
+    from difflib import get_close_matches
+
+    close = get_close_matches(word.lower(), known, n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _unknown_game(word: str, hint: str) -> str:
+    """The refusal of a word that names no game (cut to a readable length), with the games and ``hint``."""
+    return f"unknown game {shorten(word)!r} (games: {', '.join(registry.names())}){hint}"
+
+
+def _prefix(game: str | None) -> str:
+    """The game word that starts a usage line (``druid ``), or nothing for the commands of every game."""
+    return f"{game} " if game else ""
 
 
 def _split_show(word: str) -> tuple[str, int | None]:
@@ -480,25 +559,58 @@ def _merge(results: Sequence[Result]) -> Result:
     )
 
 
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on written out as Python writes it in a string
+    (``\\r``, ``\\x1b``; a byte that was not UTF-8 as ``\\xff``): echoed input can neither split a line nor
+    steer the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else _escape(char) for char in text)
+
+
+def _escape(char: str) -> str:
+    """One unprintable character as Python writes it; a byte that was not UTF-8 (``surrogateescape``'s
+    ``\\udcff``) as the byte itself, ``\\xff``."""
+    if "\udc80" <= char <= "\udcff":
+        return f"\\x{ord(char) - 0xDC00:02x}"
+    return repr(char)[1:-1]
+
+
 def render_text(outcome: Outcome) -> str:
-    """The console's human-readable output for one command."""
+    """The console's human-readable output for one command; a refusal is one line, whatever it echoes."""
     if outcome.sections:
         return "\n\n".join(render_text(Outcome(section)) for section in outcome.sections)
     result = outcome.result
-    parts = [result.message if result.ok else f"error: {result.message}"]
+    if not result.ok:
+        return f"error: {printable(result.message)}"
+    parts = [result.message]
     if result.items:
         parts.append("\n".join(result.items))
-    board = result.board_text() if result.ok else None
+    board = result.board_text()
     if board:
         parts.append(board)
     if outcome.board_path is not None:
-        parts.append(f"board image: {outcome.board_path}")
+        parts.append(f"board image: {printable(str(outcome.board_path))}")
     return "\n\n".join(parts)
 
 
 def render_json(outcome: Outcome) -> str:
-    """The console's ``--json`` output: one object."""
+    """The console's ``--json`` output: one object; a refusal's message is one line, as in the text."""
     data = outcome.result.to_json()
+    if not outcome.ok:
+        data["message"] = printable(outcome.result.message)
+    data["guard"] = _guard(outcome.result)
     data["board_png"] = None if outcome.board_path is None else str(outcome.board_path)
     data["board_text"] = outcome.result.board_text() if outcome.result.ok else None
     return json.dumps(data, ensure_ascii=False)
+
+
+def _guard(result: Result) -> int | None:
+    """The ``#n`` a move made from the position answered about carries (the ``(move n)`` of its text): one
+    more than ``move_number``, which counts the moves made; a preview's is the move it shows. ``None`` when
+    nobody is to move there (a finished game, a listing)."""
+    if result.played is not None and "#" in result.played:
+        return int(result.played.rpartition("#")[2])
+    if not result.ok or result.move_number is None or result.to_move is None or result.status != "active":
+        return None
+    return result.move_number + 1

@@ -37,7 +37,7 @@ from rules.rng import Rng, output_at
 COLOURS = "xoyz"
 MIN_SIZE = 3
 MAX_SIZE = 12
-_CELL = re.compile(r"^([a-z])(\d{1,2})$")
+_CELL = re.compile(r"([a-z])([0-9]{1,2})")  # ASCII digits only, like game numbers (not \d: c٣ is no cell)
 #: a stack's text and its list of seats, one into the other (``xo`` <-> ``[0, 1]``), translated in C
 _SEAT_OF_LETTER = bytes.maketrans(COLOURS.encode(), bytes(range(len(COLOURS))))
 _LETTER_OF_SEAT = bytes.maketrans(bytes(range(len(COLOURS))), COLOURS.encode())
@@ -615,7 +615,7 @@ class DrogoState(GameState):
         return self._place(cells)
 
     def _parse_cell(self, text: str, part: str) -> int:
-        match = _CELL.match(part)
+        match = _CELL.fullmatch(part)
         if not match:
             raise MoveSyntaxError(text, f"{part!r} is not a cell", "a column letter and a row number, like c3")
         col = ord(match.group(1)) - ord("a")

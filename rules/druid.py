@@ -291,8 +291,9 @@ def validate(options: dict[str, Any], nplayers: int) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------------------------
 # The game state
 
-_CELL = re.compile(r"([a-z])(\d{1,2})")
-_LINTEL = re.compile(r"([a-z]\d{1,2})-([a-z]\d{1,2})")
+# Coordinates are ASCII, like game numbers: [0-9], not \d, which also reads other scripts' digits (d٤ as d4)
+_CELL = re.compile(r"([a-z])([0-9]{1,2})")
+_LINTEL = re.compile(r"([a-z][0-9]{1,2})-([a-z][0-9]{1,2})")
 
 
 class DruidState(GameState):

@@ -122,7 +122,8 @@ async def test_a_replay_rebuilds_the_stored_state(env) -> None:
 async def test_help_for_every_game(env) -> None:
     actions, _ = env
     overview = actions.help()
-    assert len(overview.items) == 4
+    assert [item.split(":")[0] for item in overview.items[:4]] == ["backgammon", "dragons", "drogo", "druid"]
+    assert overview.items[4].startswith("Options every game takes") and "  -unrated: " in "\n".join(overview.items)
     for name in ("backgammon", "dragons", "druid", "drogo"):
         result = actions.help(name)
         assert result.ok and result.items, name

@@ -264,9 +264,12 @@ class LookingActions(ActionsBase):
         return [] if isinstance(loaded, Result) else list(loaded[2].players)
 
     def help(self, game_name: str | None = None) -> Result:
-        """Rules summary, options and notation of a game, or the list of games."""
+        """Rules summary, options and notation of a game; or the list of games and the options every game takes
+        (the clock, takebacks, ratings, open seats), which a newcomer needs before the first challenge."""
         if game_name is None:
             lines = [f"{g.name}: {g.summary}" for g in (registry.get(n) for n in registry.names())]
+            lines.append("Options every game takes, at the challenge (druid challenge -days=3 -weekends alice bob):")
+            lines += [f"  {line}" for line in describe_options()]
             return Result(ok=True, message="Games: " + ", ".join(registry.names()), items=lines)
         try:
             game = registry.get(game_name)

@@ -47,7 +47,7 @@ from rules.dragons.tiles import (
 
 CENTRE: Cell = (0, 0)
 START_SHOULDER, START_TAIL = LETTERS.index("a"), LETTERS.index("g")
-_MOVE = re.compile(r"([a-z])\s*(?:@\s*(-?\d+)\s*,\s*(-?\d+)|(\d+))")
+_MOVE = re.compile(r"([a-z])\s*(?:@\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)|([0-9]+))")  # ASCII digits, like game numbers
 #: minimum loop length (tiles) of each loop goal; loop_closed asks for more than one round eye of 3 tiles
 LOOP_GOALS = {"loop": 6, "long_loop": 5, "loop_closed": 4}
 #: per placement, for each edge: the step to the neighbour, the bit of the side it closes there, and that bit again
