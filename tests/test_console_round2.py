@@ -137,15 +137,15 @@ async def test_games_without_a_game_word_lists_every_game_least_time_left_first(
     clock.now += 3600
     printed = await text(console, "games alice")
     assert printed.splitlines() == [
-        "3 active game(s) for alice",
+        "3 active games for alice",
         "",
         "druid 3: move 0, alice, dave: alice's turn, 1d 23h left",
         "drogo 2: move 0, carol, alice: carol's turn, 4d 23h left",
         "backgammon 1: move 0, alice, bob: bob's turn",
     ]
     everyone = await text(console, "games all")
-    assert "4 game(s) for everyone" in everyone and "dragons 4: move 0, bob, carol" in everyone
-    assert (await text(console, "games carol bob next")).count("game(s) for") == 2
+    assert everyone.startswith("4 games\n") and "dragons 4: move 0, bob, carol" in everyone
+    assert (await text(console, "games carol bob next")).count(" next game") == 2
 
 
 async def test_games_without_a_game_word_pages_like_a_game_s_listing(console: Console) -> None:
@@ -154,9 +154,9 @@ async def test_games_without_a_game_word_pages_like_a_game_s_listing(console: Co
         assert (await console.run(f"{game} challenge alice p{number}")).ok
     first = await text(console, "games alice")
     second = await text(console, "games alice page 2")
-    assert first.startswith("51 active game(s) for alice, 1-50 shown; 1 more (page 2)")
-    assert second.splitlines()[0] == "51 active game(s) for alice, 51-51 shown"
-    assert await refused(console, "games alice page 3") == "error: alice has 51 active game(s): there is no page 3"
+    assert first.startswith("51 active games for alice, 1-50 shown; 1 more (page 2)")
+    assert second.splitlines()[0] == "51 active games for alice, 51-51 shown"
+    assert await refused(console, "games alice page 3") == "error: alice has 51 active games: there is no page 3"
 
 
 async def test_history_of_a_game_number_alone_works_for_any_game(console: Console) -> None:
@@ -318,14 +318,14 @@ async def test_a_listing_refused_for_one_user_is_one_line(console: Console) -> N
         "error: usage: druid games [user ...] [all|active|inactive|next] [page N]   (one page number)"
     )
     assert await refused(console, "backgammon games carol 0 page 2") == (
-        "error: carol has 1 active game(s): there is no page 2"
+        "error: carol has 1 active Backgammon game: there is no page 2"
     )
     assert await refused(console, "druid games bob all next") == (
         "error: usage: druid games [user ...] [all|active|inactive|next] [page N]"
         "   (one filter: all, active, inactive or next)"
     )
     outcome = await console.run("backgammon games carol 0 page 2")
-    assert json.loads(render_json(outcome))["message"] == "carol has 1 active game(s): there is no page 2"
+    assert json.loads(render_json(outcome))["message"] == "carol has 1 active Backgammon game: there is no page 2"
 
 
 async def test_control_characters_in_a_refusal_are_written_escaped(console: Console) -> None:
