@@ -33,6 +33,7 @@ from data.connection import DirectConnection
 from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, LogRow, RatingChange
 from data.store.dialect import SQLITE, Dialect
 from data.store.rate import RatingWrite, write_rating
+from data.store.unit import Unit, current_owner
 from rules.memory import WIDTH, Memory
 
 if TYPE_CHECKING:
@@ -252,6 +253,8 @@ class CoreStore:
         self._player_of_discord_id: dict[int, str] = {}
         self._discord_id_of_player: dict[str, int] = {}
         self._game_of_thread: dict[int, int] = {}
+        #: the open commands' units (see :meth:`atomic`), by whose they are (:func:`data.store.unit.current_owner`)
+        self._units: dict[object, Unit] = {}
 
     @classmethod
     async def open(cls, path: str | Path, *, backup_before_migrating: bool = True, direct: bool = False) -> Self:
@@ -368,27 +371,75 @@ class CoreStore:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
-        """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
+        """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception. Inside a
+        command's :meth:`atomic` block it is part of the command's one transaction instead."""
+        unit = self._units.get(current_owner())
+        if unit is not None:
+            async with unit.step() as db:
+                yield db
+            return
         async with self._holding():
             await self._begin()
             try:
                 yield self._conn
             except BaseException as exc:
                 await self._conn.execute("ROLLBACK")
-                if isinstance(exc, self._sql.conflicts):
-                    raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
+                self._raise_conflict(exc)
                 raise
             try:
                 await self._conn.execute("COMMIT")
             except self._sql.conflicts as exc:
-                raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
+                self._raise_conflict(exc)
+
+    def _raise_conflict(self, exc: BaseException) -> None:
+        """Raise :class:`StaleWriteError` for ``exc`` if it means two writers collided; else do nothing."""
+        if isinstance(exc, self._sql.conflicts):
+            raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
+
+    @asynccontextmanager
+    async def atomic(self) -> AsyncIterator[None]:
+        """Everything the block writes is one transaction: committed when it ends, rolled back entirely when it
+        raises (see :mod:`data.store.unit`). Each command runs in one, so a failure halfway leaves nothing behind.
+        A block inside another joins it."""
+        owner = current_owner()
+        if owner in self._units:
+            yield
+            return
+        unit = self._units[owner] = Unit(self)
+        try:
+            try:
+                yield
+            except BaseException:
+                await unit.end(commit=False)
+                raise
+            await unit.end(commit=True)
+        finally:
+            del self._units[owner]
+
+    @asynccontextmanager
+    async def suspended(self) -> AsyncIterator[None]:
+        """Around something slow that needs no database (a computer player thinking): what the command wrote so
+        far is committed first, and its lock or connection let go of, so no other writer waits on it. The
+        command's next write opens its transaction again."""
+        unit = self._units.get(current_owner())
+        if unit is not None:
+            await unit.end(commit=True)
+        yield
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once what the current command wrote is committed (at once outside :meth:`atomic`)."""
+        unit = self._units.get(current_owner())
+        if unit is None:
+            callback()
+        else:
+            unit.after_commit(callback)
 
     async def write(self, sql: str, parameters: Sequence[Any] = ()) -> int:
         """One write statement on its own; the number of rows it changed. On PostgreSQL a lone statement commits
         by itself, so it is sent alone (no ``BEGIN`` and ``COMMIT`` round trips) on a connection of the pool that
-        no transaction holds; on SQLite it is a transaction like any write (``BEGIN IMMEDIATE`` is what waits for
-        another process's write lock)."""
-        if self._sql.is_sqlite:
+        no transaction holds; on SQLite, or inside a command's :meth:`atomic` block, it is a transaction like any
+        write (``BEGIN IMMEDIATE`` is what waits for another process's write lock)."""
+        if self._sql.is_sqlite or current_owner() in self._units:
             async with self.transaction() as db:
                 return (await db.execute(sql, parameters)).rowcount
         try:
@@ -726,6 +777,8 @@ class CoreStore:
         memory_reset: bool = False,
         rating: RatingWrite | None = None,
         unposted: str | None = None,
+        at: float | None = None,
+        carried_out: int | None = None,
     ) -> list[RatingChange]:
         """Append ``entries`` to the log and replace the snapshot, atomically, only if the log still has
         ``expected_log_length`` rows; otherwise raise :class:`StaleWriteError` and write nothing.
@@ -736,8 +789,11 @@ class CoreStore:
         these actions finished, in the same transaction (see :mod:`data.store.rate`); what it changed is
         returned (nothing when no game was rated). ``unposted`` marks the new board as still to be posted, in
         the same transaction (see :meth:`mark_unposted`): a process that dies between the commit and the post
-        leaves the mark to be found."""
-        now = self.now()
+        leaves the mark to be found. ``at`` is when the actions took effect, if not now (a timeout applied by a
+        late sweep is dated at its deadline). The game's open proposal no longer holds once it moves on, and is
+        void from this commit on; ``carried_out`` is the proposal these actions carry out, accepted instead
+        (:class:`StaleWriteError` if it was settled meanwhile)."""
+        now = self.now() if at is None else at
         values: list[Any] = [
             _dumps(snapshot),
             move_number,
@@ -785,6 +841,7 @@ class CoreStore:
             if memory_reset:
                 await db.execute("DELETE FROM game_memory WHERE game_id = ?", (game_id,))
             await _append_memory(db, self._sql, game_id, 0 if memory_reset else memory_from, memory_append)
+            await _close_proposals(db, game_id, carried_out)
             if rating is None:
                 return []
             return await write_rating(db, self._sql, game_id, rating, now)
@@ -1290,6 +1347,23 @@ async def _claim_clock_timer(db: Connection, game_id: int, write: ClockWrite) ->
             raise StaleWriteError(f"the clock of game {game_id} changed meanwhile")
     else:
         await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'clock'", (game_id,))
+
+
+async def _close_proposals(db: Connection, game_id: int, carried_out: int | None) -> None:
+    """The game moved on: its open proposal no longer holds and is void, unless it is ``carried_out`` by this
+    very commit (then it is accepted); either way its expiry timer goes with it."""
+    closed = 0
+    if carried_out is not None:
+        cursor = await db.execute(
+            "UPDATE proposals SET status = 'accepted' WHERE id = ? AND game_id = ? AND status = 'open'",
+            (carried_out, game_id),
+        )
+        if cursor.rowcount != 1:
+            raise StaleWriteError(f"proposal {carried_out} has already been settled")
+        closed = 1
+    cursor = await db.execute("UPDATE proposals SET status = 'void' WHERE game_id = ? AND status = 'open'", (game_id,))
+    if closed or cursor.rowcount:
+        await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'proposal'", (game_id,))
 
 
 async def insert_timer(
