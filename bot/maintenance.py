@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.actions import Actions
+from bot.correspondence.clock import Clock
 from data.store import DamagedRowError, NotFoundError, StoreError
 from rules import registry
 from rules.base import GameError, StateFormatError
@@ -22,14 +23,22 @@ class CheckReport:
     games: int = 0
     file_problems: list[str] = field(default_factory=list)
     game_problems: list[str] = field(default_factory=list)
+    #: games whose clock stands still for a vacation its player is not on: nothing would ever start it again
+    clock_problems: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.file_problems and not self.game_problems
+        return not self.file_problems and not self.game_problems and not self.clock_problems
 
     def lines(self) -> list[str]:
-        out = [f"database: {p}" for p in self.file_problems] + self.game_problems
-        verdict = "all sound" if self.ok else f"{len(self.game_problems)} game(s) differ from their move log"
+        out = [f"database: {p}" for p in self.file_problems] + self.game_problems + self.clock_problems
+        verdicts = []
+        if self.game_problems:
+            verdicts.append(f"{len(self.game_problems)} game(s) differ from their move log")
+        if self.clock_problems:
+            stuck = len(self.clock_problems)
+            verdicts.append(f"{stuck} game{' has' if stuck == 1 else 's have'} a clock paused for no vacation")
+        verdict = "; ".join(verdicts) or "all sound"
         out.append(f"{self.games} game(s) checked: {verdict}" if not self.file_problems else "the file is damaged")
         return out
 
@@ -43,7 +52,29 @@ async def check(actions: Actions) -> CheckReport:
         problem = await _check_game(actions, game_id)
         if problem is not None:
             report.game_problems.append(f"game {game_id}: {problem}")
+        stuck = await _paused_for_no_vacation(actions, game_id)
+        if stuck is not None:
+            report.clock_problems.append(f"game {game_id}: {stuck}")
     return report
+
+
+async def _paused_for_no_vacation(actions: Actions, game_id: int) -> str | None:
+    """What is wrong with a game's clock that stands still for a vacation its player is not on (a vacation ended
+    by hand halfway, before each command was one transaction): no timer would ever start it again."""
+    try:
+        clock = Clock.from_json(await actions.store.clock_of(game_id))
+    except DamagedRowError:
+        return None  # the game's row is reported as damaged already
+    if not clock.paused or clock.player is None:
+        return None
+    player = clock.player
+    bank = await actions.store.vacation(player)
+    if bank is not None and bank.since is not None:
+        return None
+    return (
+        f"its clock stands still for a vacation {player} is not on, and nothing would start it again "
+        f"('vacation {player} on', then 'vacation {player} off', does)"
+    )
 
 
 async def _check_game(actions: Actions, game_id: int) -> str | None:
