@@ -33,7 +33,7 @@ from data.connection import DirectConnection
 from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, LogRow, RatingChange
 from data.store.dialect import SQLITE, Dialect
 from data.store.rate import RatingWrite, write_rating
-from data.store.unit import Unit, current_owner
+from data.store.unit import Units, current_owner
 from rules.memory import WIDTH, Memory
 
 if TYPE_CHECKING:
@@ -223,7 +223,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-class CoreStore:
+class CoreStore(Units):
     """The database's core: the connection, migrations, players, games, the move log, challenges, settings.
     :class:`data.store.Store` adds the correspondence tables; create it with :meth:`open`, use it as an async
     context manager or call :meth:`close`."""
@@ -254,7 +254,7 @@ class CoreStore:
         self._discord_id_of_player: dict[str, int] = {}
         self._game_of_thread: dict[int, int] = {}
         #: the open commands' units (see :meth:`atomic`), by whose they are (:func:`data.store.unit.current_owner`)
-        self._units: dict[object, Unit] = {}
+        self._units = {}
 
     @classmethod
     async def open(cls, path: str | Path, *, backup_before_migrating: bool = True, direct: bool = False) -> Self:
@@ -395,44 +395,6 @@ class CoreStore:
         """Raise :class:`StaleWriteError` for ``exc`` if it means two writers collided; else do nothing."""
         if isinstance(exc, self._sql.conflicts):
             raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
-
-    @asynccontextmanager
-    async def atomic(self) -> AsyncIterator[None]:
-        """Everything the block writes is one transaction: committed when it ends, rolled back entirely when it
-        raises (see :mod:`data.store.unit`). Each command runs in one, so a failure halfway leaves nothing behind.
-        A block inside another joins it."""
-        owner = current_owner()
-        if owner in self._units:
-            yield
-            return
-        unit = self._units[owner] = Unit(self)
-        try:
-            try:
-                yield
-            except BaseException:
-                await unit.end(commit=False)
-                raise
-            await unit.end(commit=True)
-        finally:
-            del self._units[owner]
-
-    @asynccontextmanager
-    async def suspended(self) -> AsyncIterator[None]:
-        """Around something slow that needs no database (a computer player thinking): what the command wrote so
-        far is committed first, and its lock or connection let go of, so no other writer waits on it. The
-        command's next write opens its transaction again."""
-        unit = self._units.get(current_owner())
-        if unit is not None:
-            await unit.end(commit=True)
-        yield
-
-    def after_commit(self, callback: Callable[[], None]) -> None:
-        """Run ``callback`` once what the current command wrote is committed (at once outside :meth:`atomic`)."""
-        unit = self._units.get(current_owner())
-        if unit is None:
-            callback()
-        else:
-            unit.after_commit(callback)
 
     async def write(self, sql: str, parameters: Sequence[Any] = ()) -> int:
         """One write statement on its own; the number of rows it changed. On PostgreSQL a lone statement commits

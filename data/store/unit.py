@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from data.store.core import CoreStore
@@ -128,3 +128,47 @@ class Unit:
             await holding.aclose()
         for callback in after:
             callback()
+
+
+class Units:
+    """What :class:`data.store.core.CoreStore` offers commands: their writes as one transaction."""
+
+    _units: dict[object, Unit]
+
+    @asynccontextmanager
+    async def atomic(self) -> AsyncIterator[None]:
+        """Everything the block writes is one transaction: committed when it ends, rolled back entirely when it
+        raises (see :mod:`data.store.unit`). Each command runs in one, so a failure halfway leaves nothing behind.
+        A block inside another joins it."""
+        owner = current_owner()
+        if owner in self._units:
+            yield
+            return
+        unit = self._units[owner] = Unit(cast("CoreStore", self))
+        try:
+            try:
+                yield
+            except BaseException:
+                await unit.end(commit=False)
+                raise
+            await unit.end(commit=True)
+        finally:
+            del self._units[owner]
+
+    @asynccontextmanager
+    async def suspended(self) -> AsyncIterator[None]:
+        """Around something slow that needs no database (a computer player thinking): what the command wrote so
+        far is committed first, and its lock or connection let go of, so no other writer waits on it. The
+        command's next write opens its transaction again."""
+        unit = self._units.get(current_owner())
+        if unit is not None:
+            await unit.end(commit=True)
+        yield
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once what the current command wrote is committed (at once outside :meth:`atomic`)."""
+        unit = self._units.get(current_owner())
+        if unit is None:
+            callback()
+        else:
+            unit.after_commit(callback)
