@@ -270,6 +270,19 @@ async def test_a_proposal_whose_time_is_up_cannot_be_accepted_and_blocks_nothing
     assert (await table.ok("druid accept 1 alice")).status == "finished"  # proposal 2 still holds
 
 
+async def test_a_proposal_that_expired_before_a_move_is_told_as_expired_not_voided(
+    table: Table, clock: FakeClock
+) -> None:
+    await table.ok("druid challenge -size=5 -untimed alice bob")
+    await table.ok("druid move 1 alice c3")
+    await table.ok("druid propose 1 alice draw")
+    clock.advance(7 * DAY + 60)
+    await table.ok("druid move 1 bob d4")  # after the proposal's time was up: it had expired, the move found it so
+    expired = [line for line in await table.tick() if line.startswith("proposal:")]
+    assert expired == ["proposal: alice's draw proposal in game 1 was not answered in time: it counts as rejected"]
+    assert await table.rows("SELECT status FROM proposals") == [("expired",)]
+
+
 # ---- item 7: held pings are merged per player and game, and checked when released ------------------------------
 
 

@@ -803,7 +803,7 @@ class CoreStore(Units):
             if memory_reset:
                 await db.execute("DELETE FROM game_memory WHERE game_id = ?", (game_id,))
             await _append_memory(db, self._sql, game_id, 0 if memory_reset else memory_from, memory_append)
-            await _close_proposals(db, game_id, carried_out)
+            await _close_proposals(db, game_id, carried_out, now)
             if rating is None:
                 return []
             return await write_rating(db, self._sql, game_id, rating, now)
@@ -1311,10 +1311,10 @@ async def _claim_clock_timer(db: Connection, game_id: int, write: ClockWrite) ->
         await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'clock'", (game_id,))
 
 
-async def _close_proposals(db: Connection, game_id: int, carried_out: int | None) -> None:
+async def _close_proposals(db: Connection, game_id: int, carried_out: int | None, now: float) -> None:
     """The game moved on: its open proposal no longer holds and is void, unless it is ``carried_out`` by this
-    very commit (then it is accepted); either way its expiry timer goes with it."""
-    closed = 0
+    very commit (then it is accepted); either way its expiry timer goes with it. One whose time was up before
+    ``now`` expired then: it is left to the sweep, which tells its proposer so."""
     if carried_out is not None:
         cursor = await db.execute(
             "UPDATE proposals SET status = 'accepted' WHERE id = ? AND game_id = ? AND status = 'open'",
@@ -1322,10 +1322,17 @@ async def _close_proposals(db: Connection, game_id: int, carried_out: int | None
         )
         if cursor.rowcount != 1:
             raise StaleWriteError(f"proposal {carried_out} has already been settled")
-        closed = 1
-    cursor = await db.execute("UPDATE proposals SET status = 'void' WHERE game_id = ? AND status = 'open'", (game_id,))
-    if closed or cursor.rowcount:
-        await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'proposal'", (game_id,))
+    cursor = await db.execute(
+        "UPDATE proposals SET status = 'void' WHERE game_id = ? AND status = 'open'"
+        " AND (expires_at IS NULL OR expires_at > ?)",
+        (game_id, now),
+    )
+    if carried_out is not None or cursor.rowcount:
+        await db.execute(
+            "DELETE FROM timers WHERE game_id = ? AND kind = 'proposal'"
+            " AND ref IN (SELECT id FROM proposals WHERE game_id = ? AND status <> 'open')",
+            (game_id, game_id),
+        )
 
 
 async def insert_timer(
