@@ -1,7 +1,8 @@
 """Takebacks and draws by agreement (pbmserv's ``propose``): one player proposes, every other player still in
 the game must accept. Silence never changes a game: a proposal not accepted within the game's move time (a week
 for untimed games) counts as rejected, unlike pbmserv where silence accepted. A proposal holds only for the
-position it was made in: once the game moves on, it is void.
+position it was made in: the commit that moves the game on voids it (see :func:`data.store.core._close_proposals`),
+so a refusal never needs to write.
 
 A takeback removes the last action made by a player (and the server's moves after it) from the live game; the
 log keeps it, followed by an ``undo`` entry, and the history shows it taken back. Backgammon's play is taken
