@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.actions import Actions
+from bot.correspondence.clock import Clock
 from bot.text import count
 from data.store import DamagedRowError, NotFoundError, StoreError
 from rules import registry
@@ -23,20 +24,29 @@ class CheckReport:
     games: int = 0
     file_problems: list[str] = field(default_factory=list)
     game_problems: list[str] = field(default_factory=list)
+    #: games whose clock stands still for a vacation its player is not on: nothing would ever start it again
+    clock_problems: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.file_problems and not self.game_problems
+        return not self.file_problems and not self.game_problems and not self.clock_problems
 
     def lines(self) -> list[str]:
-        """One line per game that differs, then the verdict; a damaged file is one line alone (its games were not
-        replayed: what they hold cannot be trusted)."""
+        """One line per game that differs or whose clock is stuck, then the verdict; a damaged file is one line
+        alone (its games were not replayed: what they hold cannot be trusted)."""
         if self.file_problems:
             return [self.damage()]
-        differ = len(self.game_problems)
-        verdict = f"{count(differ, 'game')} {'differs from its' if differ == 1 else 'differ from their'} move log"
-        verdict = "all sound" if self.ok else verdict
-        return [*self.game_problems, f"{count(self.games, 'game')} checked: {verdict}"]
+        verdicts = []
+        if self.game_problems:
+            differ = len(self.game_problems)
+            verdicts.append(
+                f"{count(differ, 'game')} {'differs from its' if differ == 1 else 'differ from their'} move log"
+            )
+        if self.clock_problems:
+            stuck = len(self.clock_problems)
+            verdicts.append(f"{count(stuck, 'game')} {'has' if stuck == 1 else 'have'} a clock paused for no vacation")
+        verdict = "; ".join(verdicts) or "all sound"
+        return [*self.game_problems, *self.clock_problems, f"{count(self.games, 'game')} checked: {verdict}"]
 
     def damage(self) -> str:
         """The file's problems in one line: the first (it says where), how many more, and what to do."""
@@ -57,7 +67,29 @@ async def check(actions: Actions) -> CheckReport:
         problem = await _check_game(actions, game_id)
         if problem is not None:
             report.game_problems.append(f"game {game_id}: {problem}")
+        stuck = await _paused_for_no_vacation(actions, game_id)
+        if stuck is not None:
+            report.clock_problems.append(f"game {game_id}: {stuck}")
     return report
+
+
+async def _paused_for_no_vacation(actions: Actions, game_id: int) -> str | None:
+    """What is wrong with a game's clock that stands still for a vacation its player is not on (a vacation ended
+    by hand halfway, before each command was one transaction): no timer would ever start it again."""
+    try:
+        clock = Clock.from_json(await actions.store.clock_of(game_id))
+    except DamagedRowError:
+        return None  # the game's row is reported as damaged already
+    if not clock.paused or clock.player is None:
+        return None
+    player = clock.player
+    bank = await actions.store.vacation(player)
+    if bank is not None and bank.since is not None:
+        return None
+    return (
+        f"its clock stands still for a vacation {player} is not on, and nothing would start it again "
+        f"('vacation {player} on', then 'vacation {player} off', does)"
+    )
 
 
 async def _check_game(actions: Actions, game_id: int) -> str | None:

@@ -73,7 +73,7 @@ async def test_a_player_out_of_time_among_three_leaves_one_to_move_and_one_only_
     clock = FakeClock(NOON)
     async with pbm_running(w.fake, tmp_path / "pbm.sqlite3", clock=clock) as bot:
         table = await start_game(w.fake, w.channel, "drogo", [w.alice, w.bob, w.carol], options="-days=1")
-        clock.now += 2 * DAY
+        clock.now += DAY + 60  # alice ran out a minute ago; bob has his day from then
         await bot.sweep()
         turn = table.last_post()
     assert turn.text().startswith("### Drogo 1: bob to move (move 2)") and "alice ran out of time" in turn.text()

@@ -315,6 +315,7 @@ async def test_ids_memory_listings_and_logs_read_the_same_on_both(store: Store) 
     assert later == timer + 1
     assert [t.id for t in await store.due_timers(55.0)] == [timer]
     assert await store.claim_timer(timer) and not await store.claim_timer(timer)
+    store.now = lambda: 65.0  # the store's clock (the actions' one), before the proposal's time is up
     proposal = await store.create_proposal(first, "draw", "alice", 0, expires_at=70.0)
     assert (await store.load_proposal(proposal)).accepted == ["alice"]
     with pytest.raises(StaleWriteError):

@@ -3,10 +3,11 @@ loading a game, committing actions under the stale-move guard, and turning a pos
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple
+from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar
 
 from bot.actions.common import (
     Result,
@@ -17,7 +18,7 @@ from bot.actions.common import (
     think_here,
 )
 from bot.correspondence.clock import Clock
-from bot.correspondence.periods import QuietHours, delivery_time, warning_time
+from bot.correspondence.periods import QuietHours, delivery_time, vacation_runs_out, warning_time
 from bot.ratings import RATER, Shift, is_rated, rated_game, row_text, shown
 from data.store import (
     ClockWrite,
@@ -60,6 +61,28 @@ def changed_meanwhile(game_id: int) -> Result:
         "nothing was played: look at the board and try again",
         game_id=game_id,
     )
+
+
+P = ParamSpec("P")
+A = TypeVar("A", bound="ActionsBase")
+
+
+def one_transaction(
+    command: Callable[Concatenate[A, P], Awaitable[Result]],
+) -> Callable[Concatenate[A, P], Awaitable[Result]]:
+    """Make a command's writes one transaction (:meth:`data.store.Store.atomic`): when it fails halfway, what it
+    wrote before is rolled back with the rest, and the database is as it was. Only a computer player's thinking
+    splits it (what came before is committed first, see :meth:`data.store.Store.suspended`)."""
+
+    @functools.wraps(command)
+    async def run(self: A, *args: P.args, **kwargs: P.kwargs) -> Result:
+        try:
+            async with self.store.atomic():
+                return await command(self, *args, **kwargs)
+        except StaleWriteError:  # a collision no guard of the command answered: all of it was rolled back
+            return _fail("another command changed the same things at that moment: nothing was done; try again")
+
+    return run
 
 
 class ActionsBase:
@@ -111,6 +134,8 @@ class ActionsBase:
         claim: int | None = None,
         refill: bool = False,
         will_post: str | None = None,
+        at: float | None = None,
+        proposal: int | None = None,
     ) -> Result | None:
         """Commit actions under the stale-move guard (``log_length`` is what the caller read); the game's memory
         held ``memory_from`` values when it was read, and what the actions added is appended. The game's clock
@@ -119,7 +144,9 @@ class ActionsBase:
         sweep acts on (see :class:`data.store.ClockWrite`). A game these actions finish is rated in the same
         transaction, unless it was started ``-unrated`` (see :mod:`bot.ratings`). ``will_post`` is the nonce
         under which the front will post the new board: the commit marks it as still to be posted (see
-        :meth:`data.store.Store.mark_unposted`)."""
+        :meth:`data.store.Store.mark_unposted`). ``at`` is when the actions take effect, if not now (a timeout
+        at its deadline). The commit voids the game's open proposal, which no longer holds, unless these actions
+        carry it out (``proposal``)."""
         outcome = state.outcome()
         status = "active" if outcome is None else ("cancelled" if outcome.cancelled else "finished")
         to_move = _player_to_move(state)
@@ -130,7 +157,7 @@ class ActionsBase:
             or to_move != before.to_move
             or any(not e.auto and e.text not in state.game.extra_commands for e in entries)
         )
-        write = await self._clock_after(clock_json, to_move, turn_passed=turn_passed, active=status == "active")
+        write = await self._clock_after(clock_json, to_move, turn_passed=turn_passed, active=status == "active", at=at)
         rating = None
         if status == "finished" and outcome is not None and is_rated(clock_json):
             options = state.options if before is None else before.options
@@ -152,10 +179,12 @@ class ActionsBase:
                 memory_reset=memory_reset,
                 rating=rating,
                 unposted=will_post,
+                at=at,
+                carried_out=proposal,
             )
         except StaleWriteError:
             return changed_meanwhile(game_id)
-        self._note_change(game_id)
+        self.store.after_commit(lambda: self._note_change(game_id))
         return None
 
     def _note_change(self, game_id: int) -> None:
@@ -180,17 +209,38 @@ class ActionsBase:
     # ---- clocks --------------------------------------------------------------------------------------------
 
     async def _clock_after(
-        self, clock_json: dict[str, Any] | None, to_move: str | None, *, turn_passed: bool, active: bool
+        self,
+        clock_json: dict[str, Any] | None,
+        to_move: str | None,
+        *,
+        turn_passed: bool,
+        active: bool,
+        at: float | None = None,
     ) -> ClockWrite:
-        """The clock write after actions: when the turn passed, the outgoing player's time is booked and the
-        player to move starts a full turn (paused while they are on vacation); then the next timer."""
-        now = self._clock()
-        clock = Clock.from_json(clock_json)
+        """The clock write after actions taking effect ``at`` (now unless given): when the turn passed, the
+        outgoing player's time is booked and the player to move starts a full turn (paused while they are on
+        vacation); then the next timer."""
+        now = self._clock() if at is None else at
+        clock = await self._running_clock(Clock.from_json(clock_json), now)
         if clock.timed and (turn_passed or not active):
             outgoing = await self._tz(clock.player) if clock.player is not None else "UTC"
             paused = active and to_move is not None and await self._on_vacation(to_move)
             clock.next_turn(to_move if active else None, now, outgoing, paused=paused)
         return await self._schedule(clock, stored=clock_json is not None, active=active, to_move=to_move)
+
+    async def _running_clock(self, clock: Clock, now: float) -> Clock:
+        """``clock`` as its timers make it by ``now``: a clock paused for a vacation whose bank has run out runs
+        again from the moment it did, before any sweep has ended the vacation (every timer takes effect as of its
+        due time, however late it is acted on)."""
+        if not clock.paused or clock.player is None:
+            return clock
+        bank = await self.store.vacation(clock.player)
+        if bank is None or bank.since is None:
+            return clock  # paused with no vacation behind it: pbm check reports it
+        ends = vacation_runs_out(bank.balance, bank.as_of, bank.since)
+        if ends <= now:
+            clock.resume(ends)
+        return clock
 
     async def _schedule(self, clock: Clock, *, stored: bool, active: bool, to_move: str | None = None) -> ClockWrite:
         """A clock as it is written: its JSON (``None`` kept for games from before clocks), the deadline of the
@@ -255,12 +305,12 @@ class ActionsBase:
         await self._attach_ratings(result, clock_json, ended=ended)
         if result.status not in (None, "active"):
             return result
-        clock = Clock.from_json(clock_json)
+        now = self._clock()
+        clock = await self._running_clock(Clock.from_json(clock_json), now)
         if not clock.timed:
             return result
         players = list(result.state.players)
         tz = await self._tz(clock.player)
-        now = self._clock()
         result.clock = clock.seconds_left(players, now, tz)
         result.clock_notes = clock.notes(players, now, tz)
         return result

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.actions.base import ActionsBase
+from bot.actions.base import ActionsBase, one_transaction
 from bot.actions.common import (
     PAGE_SIZE,
     Result,
@@ -39,6 +39,7 @@ ANSWER_ATTEMPTS = 5
 class ChallengeActions(ActionsBase):
     # ---- challenges ----------------------------------------------------------------------------------------
 
+    @one_transaction
     async def challenge(
         self,
         game_name: str,
@@ -105,6 +106,7 @@ class ChallengeActions(ActionsBase):
             players=list(players),
         )
 
+    @one_transaction
     async def accept(self, challenge_id: int, player: str) -> Result:
         """A challenged player accepts, or anyone else takes an open seat (an open challenge is joined by
         accepting it); when every named player has accepted and every seat is taken, the game starts."""
@@ -199,12 +201,14 @@ class ChallengeActions(ActionsBase):
         except StaleWriteError:
             return None
         result = await self._start_game(
-            game, options, seated, time_rules, guild_id=challenge.guild_id, channel_id=challenge.channel_id
+            game,
+            options,
+            seated,
+            time_rules,
+            guild_id=challenge.guild_id,
+            channel_id=challenge.channel_id,
+            challenge_id=challenge.id,
         )
-        if result.game_id is not None:
-            await self.store.update_challenge(
-                challenge.id, expected_status="accepted", status="accepted", game_id=result.game_id
-            )
         result.challenge_id = challenge.id
         return result
 
@@ -305,7 +309,10 @@ class ChallengeActions(ActionsBase):
         guild_id: int | None,
         channel_id: int | None,
         prefix: str = "",
+        challenge_id: int | None = None,
     ) -> Result:
+        """Create a game (the one ``challenge_id`` started, if any, which then names it) and play what the server
+        and computer players play at once."""
         seed = self._seed()
         state = game.new(options, players, seed)
         memory = state.memory()
@@ -325,6 +332,10 @@ class ChallengeActions(ActionsBase):
             memory=memory,
             clock=await self._schedule(clock, stored=True, active=True),
         )
+        if challenge_id is not None:  # before any computer thinks: the challenge names its game from the start
+            await self.store.update_challenge(
+                challenge_id, expected_status="accepted", status="accepted", game_id=game_id
+            )
         entries, events = _run_server_loop(state)
         if entries:
             before = await self.store.load_game(game_id)

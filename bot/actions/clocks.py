@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.actions.base import ActionsBase
+from bot.actions.base import ActionsBase, one_transaction
 from bot.actions.common import Result, _fail, _run_server_loop, shorten
 from bot.correspondence.clock import Clock
 from bot.correspondence.periods import (
@@ -25,7 +25,7 @@ from bot.correspondence.periods import (
     zone,
 )
 from bot.text import count
-from data.store import ClockWrite, LogEntry, StaleWriteError, TimerRow, VacationRow
+from data.store import ClockWrite, DamagedRowError, LogEntry, NotFoundError, StaleWriteError, TimerRow, VacationRow
 
 #: the most due timers one sweep takes on; the rest wait for the next sweep
 SWEEP_BATCH = 1000
@@ -55,23 +55,39 @@ class ClockActions(ActionsBase):
     # ---- the sweep -----------------------------------------------------------------------------------------
 
     async def sweep(self) -> list[Notice]:
-        """Act on every timer due now (at most :data:`SWEEP_BATCH`), and say what happened. Safe to run in
-        several processes at once: each timer is acted on once."""
+        """Act on every timer due now (at most :data:`SWEEP_BATCH`), earliest first, and say what happened. Each
+        takes effect as of its due time, however late the sweep: a vacation ends when its bank emptied, a timeout
+        is dated at its deadline. What that makes due in turn (the clock of a vacation that ended days ago) is
+        acted on in the same sweep. Safe to run in several processes at once: each timer is acted on once, in a
+        transaction of its own."""
         notices: list[Notice] = []
-        for timer in await self.store.due_timers(self._clock(), SWEEP_BATCH):
-            if timer.kind == "clock":
-                notices += await self._clock_due(timer)
-            elif not await self.store.claim_timer(timer.id):
-                continue  # another process took it
-            elif timer.kind == "deliver":
-                notices += await self._deliver(timer)
-            elif timer.kind == "vacation" and timer.player_id is not None:
-                notices += await self._vacation_off(timer.player_id, ran_out=True)
-            elif timer.kind == "proposal" and timer.ref is not None:
-                expired = await self.expire_proposal(timer.ref)  # type: ignore[attr-defined]
-                if expired is not None:
-                    notices.append(Notice("proposal", expired.message, expired.game_id, expired.notify, expired))
+        seen: set[int] = set()
+        while len(seen) < SWEEP_BATCH:
+            due = [t for t in await self.store.due_timers(self._clock(), SWEEP_BATCH) if t.id not in seen]
+            if not due:
+                break
+            for timer in due[: SWEEP_BATCH - len(seen)]:
+                seen.add(timer.id)
+                async with self.store.atomic():
+                    notices += await self._act_on(timer)
         return notices
+
+    async def _act_on(self, timer: TimerRow) -> list[Notice]:
+        """One due timer: claimed and acted on in the caller's transaction (a failure leaves it to the next
+        sweep)."""
+        if timer.kind == "clock":
+            return await self._clock_due(timer)
+        if not await self.store.claim_timer(timer.id):
+            return []  # another process took it
+        if timer.kind == "deliver":
+            return await self._deliver(timer)
+        if timer.kind == "vacation" and timer.player_id is not None:
+            return await self._vacation_off(timer.player_id, by_hand=False)
+        if timer.kind == "proposal" and timer.ref is not None:
+            expired = await self.expire_proposal(timer.ref)  # type: ignore[attr-defined]
+            if expired is not None:
+                return [Notice("proposal", expired.message, expired.game_id, expired.notify, expired)]
+        return []
 
     async def _clock_due(self, timer: TimerRow) -> list[Notice]:
         """A game's clock timer: remind (untimed), warn, or apply the timeout; then schedule the next."""
@@ -100,10 +116,10 @@ class ClockActions(ActionsBase):
             await self._write_clock(row.id, row.log_length, write._replace(claim=timer.id))
             return []
         left = clock.left(now, tz)
-        if left is not None and left <= 0 and not clock.paused:
-            return await self._time_out(row, game, state, player, timer.id)
-        quiet = await self._quiet(player)
         deadline = clock.deadline(tz)
+        if left is not None and left <= 0 and deadline is not None:
+            return await self._time_out(row, game, state, player, timer.id, at=min(deadline, now))
+        quiet = await self._quiet(player)
         due = [
             w
             for w in clock.pending_warnings(tz)
@@ -127,16 +143,16 @@ class ClockActions(ActionsBase):
             return False
         return True
 
-    async def _time_out(self, row, game, state, player: str, timer_id: int) -> list[Notice]:
-        """``player`` ran out of time: with two players they lose on time, with more they are out and the
-        others play on. Committed under the game's guard and the timer's claim: a move that got there first
-        wins, and a second sweep finds nothing to do."""
+    async def _time_out(self, row, game, state, player: str, timer_id: int, *, at: float) -> list[Notice]:
+        """``player`` ran out of time at ``at``: with two players they lose on time, with more they are out and
+        the others play on, the next one's turn starting then. Committed under the game's guard and the timer's
+        claim: a move that got there first wins, and a second sweep finds nothing to do."""
         seat = state.seat_of(player)
         events = state.time_out(seat)
         entries = [LogEntry(state.ply, player, "timeout", [e.to_json() for e in events])]
         more_entries, more_events = _run_server_loop(state)
         error = await self._commit(
-            row.id, row.log_length, entries + more_entries, state, len(row.memory), before=row, claim=timer_id
+            row.id, row.log_length, entries + more_entries, state, len(row.memory), before=row, claim=timer_id, at=at
         )
         if error is not None:
             return []
@@ -147,14 +163,35 @@ class ClockActions(ActionsBase):
         return [Notice("timeout", result.message, row.id, list(result.notify), result)]
 
     async def _deliver(self, timer: TimerRow) -> list[Notice]:
-        """A ping held through quiet hours: news is sent; a turn ping only if the game still waits on them."""
-        if timer.game_id is None or timer.player_id is None:
+        """The pings held for a player in a game through their quiet hours, as one message: the news, and the
+        turn if the game still waits on them at the move it was about (a turn they have played since, or were
+        told of directly, is not told again)."""
+        game_id, player, data = timer.game_id, timer.player_id, timer.data
+        if game_id is None or player is None:
             return []
-        if timer.data.get("turn", True):
-            shown = await self.show(timer.game_id)  # type: ignore[attr-defined]
-            if not shown.ok or shown.to_move != timer.player_id:
+        if "news" not in data:  # held by an older pbm: one ping, its text written out
+            if data.get("turn", True) and not await self._waits_on(game_id, player, None):
                 return []
-        return [Notice("reminder", str(timer.data.get("text", "")), timer.game_id, [timer.player_id])]
+            return [Notice("reminder", str(data.get("text", "")), game_id, [player])]
+        news = [str(line) for line in data["news"]]
+        waiting = bool(data.get("turn")) and await self._waits_on(game_id, player, timer.ref)
+        if not news and not waiting:
+            return []
+        if news:
+            text = f"{player}, game {game_id}: {'; '.join(news)}" + ("; your move." if waiting else "")
+        else:
+            text = f"{player}, game {game_id} is waiting for your move."
+        return [Notice("reminder", text, game_id, [player])]
+
+    async def _waits_on(self, game_id: int, player: str, move_number: int | None) -> bool:
+        """Whether a game still waits on ``player`` at ``move_number`` (``None``: at any move)."""
+        try:
+            row = await self.store.load_game(game_id)
+        except (NotFoundError, DamagedRowError):
+            return False
+        if row.status != "active" or row.to_move != player:
+            return False
+        return move_number is None or row.move_number == move_number
 
     async def tick(self) -> Result:
         """The sweep once, for the console (``pbm do tick``, with ``--now`` to act at another time)."""
@@ -176,11 +213,14 @@ class ClockActions(ActionsBase):
         start = self._clock() if first_seen is None else min(first_seen, self._clock())
         return VacationRow(14 * DAY, start, None)
 
+    @one_transaction
     async def vacation(self, player: str, switch: str | None = None) -> Result:
         """``on``: the clocks of all ``player``'s timed games stand still (except ``-novacation`` games) while
-        the bank drains; ``off``: they run again; nothing: show the bank."""
-        bank = await self._bank(player)
+        the bank drains; ``off``: they run again; nothing: show the bank. A vacation whose bank has run out is
+        over from that moment, whether or not a sweep has ended it yet."""
+        stored = await self._bank(player)
         now = self._clock()
+        bank = _as_of(stored, now)
         left = vacation_bank(bank.balance, bank.as_of, now, on_since=bank.since)
         if switch is None:
             state = "on vacation" if bank.since is not None else "not on vacation"
@@ -195,56 +235,58 @@ class ClockActions(ActionsBase):
                 return _fail(f"{player} is already on vacation ({format_left(left)} left in the bank)")
             if left <= 0:
                 return _fail(f"{player}'s vacation bank is empty: it grows by a day every week")
+            ended = await self._vacation_off(player, by_hand=True)  # one that ran out, not yet swept
             await self.store.set_vacation(player, VacationRow(left, now, now))
             self._forget_player_settings(player)
             ends = vacation_runs_out(left, now, now)
             await self.store.delete_timers("vacation", player_id=player)
             await self.store.add_timer("vacation", ends, player_id=player)
-            _, notices = await self._switch_clocks(player, pause=True)
+            _, notices = await self._switch_clocks(player, pause=True, at=now)
             result = Result(
                 ok=True,
                 message=f"{player} is on vacation: {_their_clocks(notices, 'stands still')}. Vacation bank: "
                 f"{format_left(left)}, so it ends by itself at {format_local(ends, await self._tz(player))} at the "
                 "latest",
             )
-            result.items = [n.text for n in notices]
-            result.notices = notices
+            result.notices = [*ended, *notices]
+            result.items = [n.text for n in result.notices]
             return result
         if switch == "off":
-            if bank.since is None:
+            if stored.since is None:
                 return _fail(f"{player} is not on vacation")
-            notices = await self._vacation_off(player, ran_out=False)
+            notices = await self._vacation_off(player, by_hand=True)
             result = Result(ok=True, message=notices[0].text if notices else f"{player} is back")
             result.items = [n.text for n in notices[1:]]
             result.notices = notices[1:]
             return result
         return _fail(f"vacation takes on or off, not {shorten(switch)!r}")
 
-    async def _vacation_off(self, player: str, *, ran_out: bool) -> list[Notice]:
-        """End a vacation (by hand, or when the bank ran out): the clocks run again from now."""
+    async def _vacation_off(self, player: str, *, by_hand: bool) -> list[Notice]:
+        """End a vacation, by hand or because the bank ran out. It ends when the bank emptied if that came first
+        (a sweep or a command can come days later): the clocks run again from that moment."""
         bank = await self.store.vacation(player)
         if bank is None or bank.since is None:
             return []
         now = self._clock()
-        left = vacation_bank(bank.balance, bank.as_of, now, on_since=bank.since)
-        await self.store.set_vacation(player, VacationRow(left, now, None))
+        ends = vacation_runs_out(bank.balance, bank.as_of, bank.since)
+        at = min(now, ends)
+        left = vacation_bank(bank.balance, bank.as_of, at, on_since=bank.since)
+        await self.store.set_vacation(player, VacationRow(left, at, None))
         self._forget_player_settings(player)
         await self.store.delete_timers("vacation", player_id=player)
-        _, notices = await self._switch_clocks(player, pause=False)
-        why = "the vacation bank is empty" if ran_out else "back from vacation"
-        head = Notice(
-            "vacation",
-            f"{player}'s vacation is over ({why}): {_their_clocks(notices, 'runs again')}; "
-            f"{format_left(left)} left in the bank",
-            None,
-            [player] if ran_out else [],
-        )
-        return [head, *notices]
+        _, notices = await self._switch_clocks(player, pause=False, at=at)
+        clocks = _their_clocks(notices, "runs again")
+        if at == ends:
+            when = format_local(at, await self._tz(player))
+            since = f"{clocks} from then" if notices else clocks
+            text = f"{player}'s vacation is over: the vacation bank was empty at {when}; {since}"
+        else:
+            text = f"{player}'s vacation is over (back from vacation): {clocks}; {format_left(left)} left in the bank"
+        return [Notice("vacation", text, None, [] if by_hand else [player]), *notices]
 
-    async def _switch_clocks(self, player: str, *, pause: bool) -> tuple[int, list[Notice]]:
-        """Pause or resume the clock of every game where ``player`` is to move, and tell each game's other
-        players once."""
-        now = self._clock()
+    async def _switch_clocks(self, player: str, *, pause: bool, at: float) -> tuple[int, list[Notice]]:
+        """Pause or resume, as of ``at``, the clock of every game where ``player`` is to move, and tell each
+        game's other players once."""
         tz = await self._tz(player)
         changed = 0
         notices = []
@@ -253,7 +295,7 @@ class ClockActions(ActionsBase):
             if not clock.timed or clock.rules.novacation:
                 continue
             if clock.player == player:
-                moved = clock.pause(now, tz) if pause else clock.resume(now)
+                moved = clock.pause(at, tz) if pause else clock.resume(at)
                 if moved:
                     write = await self._schedule(clock, stored=True, active=True)
                     if not await self._write_clock(game_id, log_length, write._replace(claim=timer_id)):
@@ -267,6 +309,7 @@ class ClockActions(ActionsBase):
 
     # ---- settings ------------------------------------------------------------------------------------------
 
+    @one_transaction
     async def notify_settings(
         self,
         player: str,
@@ -341,3 +384,14 @@ def _their_clocks(notices: list[Notice], what: str) -> str:
     if not notices:
         return "none of their games has a clock that vacations stop"
     return f"their clock {what} in {count(len(notices), 'game')}"
+
+
+def _as_of(bank: VacationRow, now: float) -> VacationRow:
+    """The bank as it stands at ``now``: a vacation whose bank ran out before is over, from that moment (the
+    sweep ends it so, but may not have run yet)."""
+    if bank.since is None:
+        return bank
+    ends = vacation_runs_out(bank.balance, bank.as_of, bank.since)
+    if ends > now:
+        return bank
+    return VacationRow(vacation_bank(bank.balance, bank.as_of, ends, on_since=bank.since), ends, None)

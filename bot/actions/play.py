@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.actions.base import ActionsBase, changed_meanwhile
+from bot.actions.base import ActionsBase, changed_meanwhile, one_transaction
 from bot.actions.common import (
     MAX_MOVE_TEXT,
     InputError,
@@ -32,6 +32,7 @@ from rules.base import Event, GameDef, GameError, GameState, MoveSyntaxError, Re
 class PlayActions(ActionsBase):
     # ---- moves ---------------------------------------------------------------------------------------------
 
+    @one_transaction
     async def move(
         self,
         game_id: int,
@@ -134,7 +135,7 @@ class PlayActions(ActionsBase):
 
     async def _out_of_time(self, row: GameRow, player: str) -> str | None:
         """Why ``player`` cannot act any more in this game (their clock ran out), or ``None``."""
-        clock = Clock.from_json(row.clock)
+        clock = await self._running_clock(Clock.from_json(row.clock), self._clock())
         if not clock.timed or clock.player != player or clock.paused:
             return None
         left = clock.left(self._clock(), await self._tz(player))
@@ -142,6 +143,7 @@ class PlayActions(ActionsBase):
             return None
         return f"{player}'s time in game {row.id} has run out: the move was not played (the game ends on time)"
 
+    @one_transaction
     async def resign(self, game_id: int, player: str, expected: int | None = None) -> Result:
         """``player`` resigns (pbmserv semantics: see the module docstring); ``expected`` is the ``#n`` guard.
         Computer players to move afterwards reply at once."""
@@ -245,7 +247,8 @@ class PlayActions(ActionsBase):
                     break
                 self._thinking.add(last.game_id)
                 try:
-                    text, note = await self._think(last.state, player, self.ai_seconds)
+                    async with self.store.suspended():  # what came before is committed; nobody waits on a search
+                        text, note = await self._think(last.state, player, self.ai_seconds)
                 finally:
                     self._thinking.discard(last.game_id)
                 reply = await self._move_once(last.game_id, player, f"{text}#{last.state.ply + 1}")
@@ -291,15 +294,17 @@ class PlayActions(ActionsBase):
             if not shown.ok or shown.to_move is None or not _is_computer_name(shown.to_move):
                 continue
             shown.message = ""
-            moved = await self._after_action(shown)
+            async with self.store.atomic():
+                moved = await self._after_action(shown)
             if moved.ok and moved.move_number != shown.move_number:
                 results.append(moved)
         return results
 
     async def _hold_for_quiet_hours(self, result: Result) -> None:
         """Players to ping who are in their quiet hours are not pinged now: a ``deliver`` timer tells them when
-        the quiet hours end, and the message says so. A ping for the player to move is delivered only if the
-        game still waits on them then; news (a timeout) always is."""
+        the quiet hours end, and the message says so. A player's pings held in one game are one timer, told as
+        one message (see :meth:`data.store.Store.hold_ping`): news (a timeout) always, their turn only if the
+        game still waits on them then, at the move it was about."""
         now = self._clock()
         for player in list(result.notify):
             quiet = await self._quiet(player)
@@ -307,20 +312,9 @@ class PlayActions(ActionsBase):
                 continue
             release = quiet.ends_after(now)
             turn = player == result.to_move and result.status == "active"
-            news = result.message.splitlines()[0]
-            await self.store.add_timer(
-                "deliver",
-                release,
-                game_id=result.game_id,
-                player_id=player,
-                ref=result.move_number,
-                data={
-                    "text": f"{player}, game {result.game_id} is waiting for your move."
-                    if turn
-                    else f"{player}, game {result.game_id}: {news}",
-                    "turn": turn,
-                },
-            )
+            news = None if turn else result.message.splitlines()[0]
+            assert result.game_id is not None
+            await self.store.hold_ping(result.game_id, player, release, move_number=result.move_number, news=news)
             result.notify.remove(player)
             result.held[player] = release
             result.message += f"\n({player} will be told later)"  # saying when would tell everyone their hours

@@ -1,7 +1,8 @@
 """Takebacks and draws by agreement (pbmserv's ``propose``): one player proposes, every other player still in
 the game must accept. Silence never changes a game: a proposal not accepted within the game's move time (a week
 for untimed games) counts as rejected, unlike pbmserv where silence accepted. A proposal holds only for the
-position it was made in: once the game moves on, it is void.
+position it was made in: the commit that moves the game on voids it (see :func:`data.store.core._close_proposals`),
+so a refusal never needs to write.
 
 A takeback removes the last action made by a player (and the server's moves after it) from the live game; the
 log keeps it, followed by an ``undo`` entry, and the history shows it taken back. Backgammon's play is taken
@@ -10,7 +11,7 @@ back with the dice already rolled (the generator is not rewound), and its dice a
 
 from __future__ import annotations
 
-from bot.actions.base import ActionsBase
+from bot.actions.base import ActionsBase, one_transaction
 from bot.actions.common import Result, _fail, _is_computer_name, replay_steps, shorten, taken_back
 from bot.correspondence.clock import Clock
 from bot.correspondence.periods import DAY
@@ -22,6 +23,7 @@ KINDS = ("undo", "draw")
 
 
 class ProposalActions(ActionsBase):
+    @one_transaction
     async def propose(self, game_id: int, player: str, kind: str) -> Result:
         """``player`` proposes to take back the last move (``undo``) or to draw (``draw``)."""
         kind = kind.lower()
@@ -76,11 +78,12 @@ class ProposalActions(ActionsBase):
                 break
         return result
 
+    @one_transaction
     async def answer(self, game_id: int, player: str, *, accept: bool) -> Result:
         """``player`` accepts or rejects the open proposal of a game; when the last one needed accepts, it is
-        carried out through the same guarded commit as a move."""
-        proposal = await self.store.open_proposal(game_id)
-        if proposal is None:
+        carried out through the same guarded commit as a move. A refusal changes nothing."""
+        proposal = await self.store.last_proposal(game_id)
+        if proposal is None or proposal.status not in ("open", "void"):
             return _fail(f"game {game_id} has no open proposal", game_id=game_id)
         loaded = await self._load(game_id)
         if isinstance(loaded, Result):
@@ -89,12 +92,13 @@ class ProposalActions(ActionsBase):
         fields = {"game_id": game_id, "game_type": game.name, "challenge_id": proposal.id}
         if player not in state.players:
             return _fail(f"{shorten(player)} is not playing in game {game_id}", **fields)
+        if proposal.status == "void" or row.log_length != proposal.log_length or row.status != "active":
+            return _fail(f"proposal {proposal.id} no longer holds: game {game_id} has moved on", **fields)
+        if proposal.expires_at is not None and proposal.expires_at <= self._clock():
+            return _fail(f"proposal {proposal.id} was not answered in time: it counts as rejected", **fields)
         if player in proposal.accepted:
             who = "made" if player == proposal.proposer else "accepted"
             return _fail(f"you have already {who} proposal {proposal.id}", **fields)
-        if row.log_length != proposal.log_length or row.status != "active":
-            await self._settle(proposal.id, "void")
-            return _fail(f"proposal {proposal.id} no longer holds: game {game_id} has moved on", **fields)
         if not accept:
             if not await self._settle(proposal.id, "rejected"):
                 return _fail(f"proposal {proposal.id} has just been settled", **fields)
@@ -120,13 +124,12 @@ class ProposalActions(ActionsBase):
                 **fields,
             )
         outcome = await (
-            self._take_back(row, game, state, proposal.proposer)
+            self._take_back(row, game, state, proposal.proposer, proposal.id)
             if proposal.kind == "undo"
-            else self._agree_draw(row, game, state, player)
+            else self._agree_draw(row, game, state, player, proposal.id)
         )
         if not outcome.ok:
             return outcome
-        await self._settle(proposal.id, "accepted")
         outcome.challenge_id = proposal.id
         return await self._after_action(outcome)
 
@@ -155,7 +158,7 @@ class ProposalActions(ActionsBase):
             status="expired",
         )
 
-    async def _take_back(self, row, game, state: GameState, proposer: str) -> Result:
+    async def _take_back(self, row, game, state: GameState, proposer: str, proposal_id: int) -> Result:
         log = await self.store.log(row.id)
         target = _undo_target(log, game.final_commands)
         if isinstance(target, str):
@@ -172,17 +175,27 @@ class ProposalActions(ActionsBase):
         event = Event("undo", text, None, {"seq": target.seq})
         entries = [LogEntry(earlier.ply, proposer, "undo", [event.to_json()])]
         error = await self._commit(
-            row.id, row.log_length, entries, earlier, len(row.memory), before=row, memory_reset=True, refill=True
+            row.id,
+            row.log_length,
+            entries,
+            earlier,
+            len(row.memory),
+            before=row,
+            memory_reset=True,
+            refill=True,
+            proposal=proposal_id,
         )
         if error is not None:
             return error
         await self.store.replace_queued_lines(row.id, None)
         return self._game_result(game, row.id, earlier, text, [event], actor=None)
 
-    async def _agree_draw(self, row, game, state: GameState, player: str) -> Result:
+    async def _agree_draw(self, row, game, state: GameState, player: str, proposal_id: int) -> Result:
         events = state.agree_draw()
         entries = [LogEntry(state.ply, player, "draw", [e.to_json() for e in events])]
-        error = await self._commit(row.id, row.log_length, entries, state, len(row.memory), before=row)
+        error = await self._commit(
+            row.id, row.log_length, entries, state, len(row.memory), before=row, proposal=proposal_id
+        )
         if error is not None:
             return error
         return self._game_result(game, row.id, state, "the players agreed to a draw", events, actor=None)

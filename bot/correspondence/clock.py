@@ -177,11 +177,13 @@ class Clock:
         self.paused = True
         return True
 
-    def resume(self, now: float) -> bool:
-        """Start the paused clock again from ``now``; ``False`` when it was not paused."""
+    def resume(self, at: float) -> bool:
+        """Start the paused clock again from ``at`` (when the vacation ended, which a late sweep notices after
+        the fact); ``False`` when it was not paused. A turn that began during the vacation runs from its start
+        if that came later."""
         if not self.paused:
             return False
-        self.since = now
+        self.since = max(self.since, at)
         self.paused = False
         return True
 

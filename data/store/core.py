@@ -34,6 +34,7 @@ from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, Log
 from data.store import upkeep
 from data.store.dialect import SQLITE, Dialect
 from data.store.rate import RatingWrite, write_rating
+from data.store.unit import Units, current_owner
 from rules.memory import WIDTH, Memory
 
 if TYPE_CHECKING:
@@ -232,7 +233,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-class CoreStore:
+class CoreStore(Units):
     """The database's core: the connection, migrations, players, games, the move log, challenges, settings.
     :class:`data.store.Store` adds the correspondence tables; create it with :meth:`open`, use it as an async
     context manager or call :meth:`close`."""
@@ -264,6 +265,8 @@ class CoreStore:
         self._player_of_discord_id: dict[int, str] = {}
         self._discord_id_of_player: dict[str, int] = {}
         self._game_of_thread: dict[int, int] = {}
+        #: the open commands' units (see :meth:`atomic`), by whose they are (:func:`data.store.unit.current_owner`)
+        self._units = {}
 
     @classmethod
     async def open(
@@ -401,27 +404,37 @@ class CoreStore:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
-        """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
+        """A write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception. Inside a
+        command's :meth:`atomic` block it is part of the command's one transaction instead."""
+        unit = self._units.get(current_owner())
+        if unit is not None:
+            async with unit.step() as db:
+                yield db
+            return
         async with self._holding():
             await self._begin()
             try:
                 yield self._conn
             except BaseException as exc:
                 await self._conn.execute("ROLLBACK")
-                if isinstance(exc, self._sql.conflicts):
-                    raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
+                self._raise_conflict(exc)
                 raise
             try:
                 await self._conn.execute("COMMIT")
             except self._sql.conflicts as exc:
-                raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
+                self._raise_conflict(exc)
+
+    def _raise_conflict(self, exc: BaseException) -> None:
+        """Raise :class:`StaleWriteError` for ``exc`` if it means two writers collided; else do nothing."""
+        if isinstance(exc, self._sql.conflicts):
+            raise StaleWriteError(f"another writer changed the same rows meanwhile ({exc})") from exc
 
     async def write(self, sql: str, parameters: Sequence[Any] = ()) -> int:
         """One write statement on its own; the number of rows it changed. On PostgreSQL a lone statement commits
         by itself, so it is sent alone (no ``BEGIN`` and ``COMMIT`` round trips) on a connection of the pool that
-        no transaction holds; on SQLite it is a transaction like any write (``BEGIN IMMEDIATE`` is what waits for
-        another process's write lock)."""
-        if self._sql.is_sqlite:
+        no transaction holds; on SQLite, or inside a command's :meth:`atomic` block, it is a transaction like any
+        write (``BEGIN IMMEDIATE`` is what waits for another process's write lock)."""
+        if self._sql.is_sqlite or current_owner() in self._units:
             async with self.transaction() as db:
                 return (await db.execute(sql, parameters)).rowcount
         try:
@@ -812,6 +825,8 @@ class CoreStore:
         memory_reset: bool = False,
         rating: RatingWrite | None = None,
         unposted: str | None = None,
+        at: float | None = None,
+        carried_out: int | None = None,
     ) -> list[RatingChange]:
         """Append ``entries`` to the log and replace the snapshot, atomically, only if the log still has
         ``expected_log_length`` rows; otherwise raise :class:`StaleWriteError` and write nothing.
@@ -822,8 +837,11 @@ class CoreStore:
         these actions finished, in the same transaction (see :mod:`data.store.rate`); what it changed is
         returned (nothing when no game was rated). ``unposted`` marks the new board as still to be posted, in
         the same transaction (see :meth:`mark_unposted`): a process that dies between the commit and the post
-        leaves the mark to be found."""
-        now = self.now()
+        leaves the mark to be found. ``at`` is when the actions took effect, if not now (a timeout applied by a
+        late sweep is dated at its deadline). The game's open proposal no longer holds once it moves on, and is
+        void from this commit on; ``carried_out`` is the proposal these actions carry out, accepted instead
+        (:class:`StaleWriteError` if it was settled meanwhile)."""
+        now = self.now() if at is None else at
         values: list[Any] = [
             _dumps(snapshot),
             move_number,
@@ -871,6 +889,7 @@ class CoreStore:
             if memory_reset:
                 await db.execute("DELETE FROM game_memory WHERE game_id = ?", (game_id,))
             await _append_memory(db, self._sql, game_id, 0 if memory_reset else memory_from, memory_append)
+            await _close_proposals(db, game_id, carried_out, now)
             if rating is None:
                 return []
             return await write_rating(db, self._sql, game_id, rating, now)
@@ -1392,6 +1411,30 @@ async def _claim_clock_timer(db: Connection, game_id: int, write: ClockWrite) ->
             raise StaleWriteError(f"the clock of game {game_id} changed meanwhile")
     else:
         await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = 'clock'", (game_id,))
+
+
+async def _close_proposals(db: Connection, game_id: int, carried_out: int | None, now: float) -> None:
+    """The game moved on: its open proposal no longer holds and is void, unless it is ``carried_out`` by this
+    very commit (then it is accepted); either way its expiry timer goes with it. One whose time was up before
+    ``now`` expired then: it is left to the sweep, which tells its proposer so."""
+    if carried_out is not None:
+        cursor = await db.execute(
+            "UPDATE proposals SET status = 'accepted' WHERE id = ? AND game_id = ? AND status = 'open'",
+            (carried_out, game_id),
+        )
+        if cursor.rowcount != 1:
+            raise StaleWriteError(f"proposal {carried_out} has already been settled")
+    cursor = await db.execute(
+        "UPDATE proposals SET status = 'void' WHERE game_id = ? AND status = 'open'"
+        " AND (expires_at IS NULL OR expires_at > ?)",
+        (game_id, now),
+    )
+    if carried_out is not None or cursor.rowcount:
+        await db.execute(
+            "DELETE FROM timers WHERE game_id = ? AND kind = 'proposal'"
+            " AND ref IN (SELECT id FROM proposals WHERE game_id = ? AND status <> 'open')",
+            (game_id, game_id),
+        )
 
 
 async def insert_timer(

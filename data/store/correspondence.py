@@ -67,6 +67,40 @@ class CorrespondenceStore(CoreStore):
             )
             return int(cursor.lastrowid)
 
+    async def hold_ping(
+        self, game_id: int, player_id: str, due_at: float, *, move_number: int | None, news: str | None
+    ) -> None:
+        """Hold a ping for a player through their quiet hours until ``due_at``: ``news`` to tell them, or (``None``)
+        their turn at ``move_number``. What is already held for them in that game is merged in: one ``deliver``
+        timer, due at the earliest, with each piece of news once, in order, and the latest turn (the move it is
+        about is the timer's ``ref``). A timer held by an older pbm (its text written out) is left as it is."""
+        async with self.transaction() as db:
+            async with db.execute(
+                "SELECT id, due_at, ref, data FROM timers WHERE game_id = ? AND player_id = ? AND kind = 'deliver'"
+                + self._sql.for_update,
+                (game_id, player_id),
+            ) as cursor:
+                rows = await cursor.fetchall()
+            lines: list[str] = []
+            turn, ref, due = news is None, move_number if news is None else None, due_at
+            for r in rows:
+                try:
+                    data = _loads(r[3], f"timer {r[0]}")
+                except DamagedRowError:
+                    continue
+                if "news" not in data:
+                    continue
+                lines += [str(line) for line in data["news"]]
+                if data.get("turn") and not turn:
+                    turn, ref = True, None if r[2] is None else int(r[2])
+                due = min(due, float(r[1]))
+                await db.execute("DELETE FROM timers WHERE id = ?", (r[0],))
+            merged = {"news": list(dict.fromkeys([*lines, *([] if news is None else [news])])), "turn": turn}
+            await db.execute(
+                "INSERT INTO timers (due_at, kind, game_id, player_id, ref, data) VALUES (?, 'deliver', ?, ?, ?, ?)",
+                (due, game_id, player_id, ref, _dumps(merged)),
+            )
+
     async def claim_timer(self, timer_id: int) -> bool:
         """Take a due timer for this process: ``True`` once, ``False`` to everyone else (it was already taken)."""
         async with self.transaction() as db:
@@ -175,13 +209,18 @@ class CorrespondenceStore(CoreStore):
     async def create_proposal(
         self, game_id: int, kind: str, proposer: str, log_length: int, *, expires_at: float | None
     ) -> int:
-        """Store an open proposal (the proposer agrees by making it), unless the game already has one open."""
+        """Store an open proposal for the position after ``log_length`` actions (the proposer agrees by making it),
+        unless the game already has one that holds: open, made in this position, and not yet expired (one whose
+        time is up counts as rejected from then on, before the sweep tells its proposer).
+        :class:`StaleWriteError` when it has one."""
         now = self.now()
         async with self.transaction() as db:
             if self._sql.for_update:  # two processes proposing at once: the second waits, then sees the first
                 await db.execute("SELECT id FROM games WHERE id = ?" + self._sql.for_update, (game_id,))
             async with db.execute(
-                "SELECT id FROM proposals WHERE game_id = ? AND status = 'open'", (game_id,)
+                "SELECT id FROM proposals WHERE game_id = ? AND status = 'open' AND log_length = ?"
+                " AND (expires_at IS NULL OR expires_at > ?)",
+                (game_id, log_length, now),
             ) as cursor:
                 if await cursor.fetchone() is not None:
                     raise StaleWriteError(f"game {game_id} already has an open proposal")
@@ -203,6 +242,14 @@ class CorrespondenceStore(CoreStore):
         if row is None:
             raise NotFoundError(f"there is no proposal {proposal_id}")
         return _proposal_row(row)
+
+    async def last_proposal(self, game_id: int) -> ProposalRow | None:
+        """A game's latest proposal, whatever became of it (``None``: it never had one)."""
+        async with self._db.execute(
+            f"SELECT {_PROPOSAL_COLUMNS} FROM proposals WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else _proposal_row(row)
 
     async def open_proposal(self, game_id: int) -> ProposalRow | None:
         async with self._db.execute(
