@@ -24,7 +24,7 @@ from PIL import Image
 
 from render import header as head
 from render import png
-from render.common import BACKGROUND, CLOCK_LOW, FOREGROUND, HIGHLIGHT, MUTED, PLAYER_COLOURS, Clock, Ratings
+from render.common import BACKGROUND, CLOCK_LOW, FOREGROUND, HIGHLIGHT, PLAYER_COLOURS, Clock, Ratings
 from render.scene import Arc, Ellipse, Group, Item, Line, Polygon, Rect, Scene, Text
 from rules.backgammon import EKS, OHS, BackgammonState, absolute, dice_text
 from rules.backgammon.movegen import BAR, OFF
@@ -38,7 +38,7 @@ MARGIN = 14
 LABEL = 26
 HALF_H = CHECKER * STACK + 8
 MIDDLE = 46
-BOTTOM = 8
+BOTTOM = MARGIN
 CUBE = 36
 
 BOARD_X = MARGIN

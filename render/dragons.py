@@ -21,14 +21,29 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image
 
 from render import header as head
 from render import png
 from render.common import BACKGROUND, CLOCK_LOW, FOREGROUND, HIGHLIGHT, MUTED, PLAYER_COLOURS, Clock, Ratings
-from render.scene import MAX_WIDTH, Arc, Colour, Ellipse, Group, Item, Line, Point, Polygon, Scene, Symbol, Text, Use
-from render.scene import readable
+from render.scene import (
+    MAX_WIDTH,
+    Arc,
+    Colour,
+    Ellipse,
+    Group,
+    Item,
+    Line,
+    Point,
+    Polygon,
+    Scene,
+    Symbol,
+    Text,
+    Use,
+    readable,
+)
 from rules.dragons import DragonsState
 from rules.dragons.graph import Dragon, RegionGraph
 from rules.dragons.options import tiebreak
@@ -131,19 +146,28 @@ def band_items(strokes: Sequence[Stroke], colour: int, width: float) -> list[Ite
     return items
 
 
-def tile_symbol(placement: int, crossed: bool, radius: float) -> Symbol:
-    """A tile around its centre: the hexagon, then its bands, lower colour first."""
+@lru_cache(maxsize=64)
+def tile_symbol(placement: int, crossed: bool, radius: float, traced: tuple[int, ...] = ()) -> Symbol:
+    """A tile around its centre: the hexagon, then its bands, lower colour first; the bands ``traced`` (indices
+    of the tile's regions: those of the winning dragon) with a thin line in the winning colour along their
+    middles, so that the band's own colour still shows on both sides."""
     items: list[Item] = [Polygon(tuple(corners((0.0, 0.0), radius * 0.985)), TILE_FILL, TILE_LINE, 1)]
     width = radius * 0.22
-    for region in sorted(REGIONS[crossed][placement], key=lambda reg: reg.colour):
+    regions = REGIONS[crossed][placement]
+    for region in sorted(regions, key=lambda reg: reg.colour):
         items += band_items(band_strokes(region, (0.0, 0.0), radius), region.colour, width)
+    for index in traced:
+        for stroke in band_strokes(regions[index], (0.0, 0.0), radius):
+            items += stroke_items(stroke, WIN_LOOP, width * 0.45)
     return Symbol(radius, tuple(items))
 
 
-def tile_name(placement: int, crossed: bool, radius: float) -> str:
-    return f"tile-{LETTERS[placement]}-{'crossed' if crossed else 'tails'}-{radius:g}"
+def tile_name(placement: int, crossed: bool, radius: float, traced: tuple[int, ...] = ()) -> str:
+    name = f"tile-{LETTERS[placement]}-{'crossed' if crossed else 'tails'}-{radius:g}"
+    return name + "".join(f"-traced{index}" for index in traced)
 
 
+@lru_cache(maxsize=64)
 def hexagon_symbol(radius: float, size: float, fill: Colour | None, outline: Colour, width: float) -> Symbol:
     """A hexagon of ``size`` times a tile's radius: an open position's outline, a gap, a last-move frame."""
     return Symbol(radius, (Polygon(tuple(corners((0.0, 0.0), radius * size)), fill, outline, width),))
@@ -213,7 +237,7 @@ def scene(
     symbols: dict[str, Symbol] = {}
     items: list[Item] = [top, _legend(state, where, symbols), _tiles(state, where, symbols)]
     items += [_open_cells(where, symbols), _frames(state, where, symbols), _loops(state, where)]
-    items += [_winning_dragon(state, where), _badges(state, where), _legend_note(where)]
+    items += [_badges(state, where), _legend_note(where)]
     return Scene(where.width, where.height, BACKGROUND, tuple(items), symbols, SCALE, (WIN_LOOP, CLOCK_LOW))
 
 
@@ -241,27 +265,37 @@ def replay_images(states: Sequence[DragonsState]) -> Iterator[Image.Image]:
 # ---- the board ------------------------------------------------------------------------------------------------
 
 
-def _tile(symbols: dict[str, Symbol], placement: int, crossed: bool, radius: float) -> str:
-    name = tile_name(placement, crossed, radius)
+def _tile(
+    symbols: dict[str, Symbol], placement: int, crossed: bool, radius: float, traced: tuple[int, ...] = ()
+) -> str:
+    name = tile_name(placement, crossed, radius, traced)
     if name not in symbols:
-        symbols[name] = tile_symbol(placement, crossed, radius)
+        symbols[name] = tile_symbol(placement, crossed, radius, traced)
     return name
 
 
 def _hexagon(
     symbols: dict[str, Symbol], radius: float, size: float, fill: Colour | None, outline: Colour, width: float
 ) -> str:
-    name = f"hexagon-{radius:g}-{size:g}-{'none' if fill is None else '%02x%02x%02x' % fill}-{width:g}"
+    paint = "none" if fill is None else "".join(f"{channel:02x}" for channel in fill)
+    name = f"hexagon-{radius:g}-{size:g}-{paint}-{width:g}"
     if name not in symbols:
         symbols[name] = hexagon_symbol(radius, size, fill, outline, width)
     return name
 
 
 def _tiles(state: DragonsState, where: Layout, symbols: dict[str, Symbol]) -> Group:
+    """Every tile, those of the winning dragon (:func:`winning_dragon`) with its bands traced."""
+    dragon = winning_dragon(state)
+    traced: dict[Cell, list[int]] = {}
+    for cell, index in dragon.nodes if dragon is not None else ():
+        traced.setdefault(cell, []).append(index)
     groups: list[Item] = []
     for cell, placement in state.tiles.items():
-        use = Use(_tile(symbols, placement, state.crossed, where.radius), where.centre(cell))
-        groups.append(Group((use,), "tile", f"{cell[0]},{cell[1]}", (("letter", LETTERS[placement]),)))
+        bands = tuple(sorted(traced.get(cell, ())))
+        use = Use(_tile(symbols, placement, state.crossed, where.radius, bands), where.centre(cell))
+        data = (("letter", LETTERS[placement]), *((("winning", "dragon"),) if bands else ()))
+        groups.append(Group((use,), "tile", f"{cell[0]},{cell[1]}", data))
     return Group(tuple(groups), "tiles")
 
 
@@ -352,28 +386,14 @@ def winning_dragon(state: DragonsState) -> Dragon | None:
     if goal == "loop" and tiebreak(state.options) != "tie_largest_wins":
         return None
     seat = outcome.winners[0]
-    mine = [d for d in RegionGraph(state.tiles, state.crossed).all_dragons() if d.colour == seat]
+    graph = RegionGraph(state.tiles, state.crossed)
+    mine = graph.dragons_through(sorted(state.tiles), lambda node: graph.colour(node) == seat)
     if goal == "tantrix":
         return max(mine, key=lambda d: d.holes * (2 if d.closed else 1), default=None)
     complete = [d for d in mine if d.closed and d.holes >= state.num_eyes]
     if goal == "loop":
         return max(complete, key=lambda d: d.size, default=None)
     return max(complete, key=lambda d: d.holes, default=None)
-
-
-def _winning_dragon(state: DragonsState, where: Layout) -> Group:
-    """The winning dragon's bands traced along their middles in the winning colour, thinner than the bands so
-    that their own colour still shows on both sides of the trace."""
-    dragon = winning_dragon(state)
-    if dragon is None:
-        return Group(())
-    width = where.radius * 0.22 * 0.45
-    items: list[Item] = []
-    for cell, index in dragon.nodes:
-        region = REGIONS[state.crossed][state.tiles[cell]][index]
-        for stroke in band_strokes(region, where.centre(cell), where.radius):
-            items += stroke_items(stroke, WIN_LOOP, width)
-    return Group(tuple(items), "winning-dragon", str(dragon.colour), (("tiles", str(len(dragon.nodes))),))
 
 
 # ---- the legend -----------------------------------------------------------------------------------------------
@@ -426,8 +446,8 @@ def header(state: DragonsState) -> head.Header:
         head.Seat(seat, name, COLOUR_NAMES[seat], *PLAYER_COLOURS[seat]) for seat, name in enumerate(state.players)
     )
     left = f"{state.remaining} tile{'s' if state.remaining != 1 else ''} left"
-    lines = (left, last_text(state)) if state.last is not None else (left,)
-    return head.Header(status(state), seats, None if state.is_over else state.to_move, lines)
+    lines = (last_text(state),) if state.last is not None else ()
+    return head.Header(status(state), seats, None if state.is_over else state.to_move, lines, left)
 
 
 def status(state: DragonsState) -> head.Status:

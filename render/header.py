@@ -18,7 +18,8 @@ From the top:
    the player to move is in the text colour, the others muted, one with under a day left on a CLOCK_LOW pill.
 
 3. **Lines in words**: the game's facts about the whole board, then the last move (``last: bob played 24-13``),
-   muted, wrapped.
+   muted, wrapped. A short fact (``26 tiles left``) may stand aside, right-aligned on the status line, where it
+   fits there.
 
 Every text is at least :func:`render.scene.readable` size for the picture's width. The header is a tagged group
 (``kind="header"``) holding ``status``, one ``seat`` per player (``id`` the seat number, ``data-player`` the name)
@@ -120,6 +121,9 @@ class Header:
     seats: tuple[Seat, ...]
     mover: int | None
     lines: tuple[str, ...] = ()
+    #: a short fact about the whole game (``26 tiles left``), right-aligned on the status line where it fits
+    #: there, else the first of the lines
+    aside: str = ""
 
 
 def last_move(name: str, words: str) -> str:
@@ -173,7 +177,7 @@ def draw(
 ) -> tuple[Group, float]:
     """The header as a tagged group for a picture ``width`` wide, starting at ``top``, and the y where it ends."""
     y = top + sizes.margin * 0.6
-    status, y = _status(header.status, header.seats, width, sizes, y)
+    status, y, aside = _status(header.status, header.seats, header.aside, width, sizes, y)
     items: list[Item] = [status]
     pitch = sizes.row * PITCH
     y += pitch * 0.15
@@ -182,9 +186,10 @@ def draw(
             seat, header.mover, width, sizes, clock_note(clock, seat.seat), rating_label(ratings, seat.seat), y
         )
         items.append(group)
-    if header.lines:
+    lines = header.lines if aside else (header.aside, *header.lines) if header.aside else header.lines
+    if lines:
         texts: list[Item] = []
-        for line in header.lines:
+        for line in lines:
             for part in wrap(line, sizes.row, width - 2 * sizes.margin):
                 texts.append(Text((sizes.margin, y + pitch / 2), part, sizes.row, MUTED, "lm"))
                 y += pitch
@@ -192,20 +197,28 @@ def draw(
     return Group(tuple(items), "header"), y + sizes.margin * 0.3
 
 
-def _status(status: Status, seats: Sequence[Seat], width: int, sizes: Sizes, y: float) -> tuple[Group, float]:
-    """The status line(s), led by the chip of the seat concerned."""
+def _status(
+    status: Status, seats: Sequence[Seat], aside: str, width: int, sizes: Sizes, y: float
+) -> tuple[Group, float, bool]:
+    """The status line(s), led by the chip of the seat concerned, with ``aside`` right-aligned on the last line
+    where it fits there; and whether it did."""
     size = sizes.status
     pitch = size * 1.25
     x = sizes.margin
+    right = width - sizes.margin
     items: list[Item] = []
     if status.seat is not None:
         chip = size * 1.1
         items.extend(chip_items(seats[status.seat], x, y + pitch / 2, chip))
         x += chip + size * 0.4
-    for line in wrap(status.text, size, width - sizes.margin - x):
+    lines = wrap(status.text, size, right - x)
+    for line in lines:
         items.append(Text((x, y + pitch / 2), line, size, HIGHLIGHT, "lm"))
         y += pitch
-    return Group(tuple(items), "status"), y
+    fits = bool(aside) and x + width_of(lines[-1], size) + sizes.row * 2 + width_of(aside, sizes.row) <= right
+    if fits:
+        items.append(Group((Text((right, y - pitch / 2), aside, sizes.row, MUTED, "rm"),), "aside"))
+    return Group(tuple(items), "status"), y, fits
 
 
 def chip_items(seat: Seat, left: float, middle: float, size: float) -> list[Item]:

@@ -41,7 +41,7 @@ def raster(scene: Scene) -> Image.Image:
     """The scene as an RGB image of its size."""
     scale = scene.supersample
     statics = _leading_statics(scene.items)
-    image = _base(scene, statics).copy()
+    image = _base(scene, statics).copy() if statics else _blank(scene)
     draw = ImageDraw.Draw(image)
     painter = _Painter(image, draw, scale, scene.symbols)
     for item in scene.items[len(statics) :]:
@@ -65,16 +65,20 @@ def _base(scene: Scene, statics: tuple[Group, ...]) -> Image.Image:
     if found is not None:
         _bases.move_to_end(key)
         return found
-    scale = scene.supersample
-    image = Image.new("RGB", (scene.width * scale, scene.height * scale), scene.background)
-    painter = _Painter(image, ImageDraw.Draw(image), scale, scene.symbols)
+    image = _blank(scene)
+    painter = _Painter(image, ImageDraw.Draw(image), scene.supersample, scene.symbols)
     for group in statics:
         painter.item(group)
-    if statics:
-        _bases[key] = image
-        if len(_bases) > BASES:
-            _bases.popitem(last=False)
+    _bases[key] = image
+    if len(_bases) > BASES:
+        _bases.popitem(last=False)
     return image
+
+
+def _blank(scene: Scene) -> Image.Image:
+    """The background alone, at drawing size."""
+    scale = scene.supersample
+    return Image.new("RGB", (scene.width * scale, scene.height * scale), scene.background)
 
 
 def _symbols_used(scene: Scene, statics: tuple[Group, ...]) -> tuple[tuple[str, Symbol], ...]:

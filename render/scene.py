@@ -40,7 +40,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Union
 
 Colour = tuple[int, int, int]
 Point = tuple[float, float]
@@ -154,7 +153,7 @@ class Symbol:
     items: tuple[Item, ...]
 
 
-Item = Union[Rect, Ellipse, Polygon, Line, Arc, Text, Use, Group]
+Item = Rect | Ellipse | Polygon | Line | Arc | Text | Use | Group
 
 
 @dataclass(frozen=True)

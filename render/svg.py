@@ -14,7 +14,7 @@ import math
 import re
 from xml.sax.saxutils import escape, quoteattr
 
-from render.scene import Arc, Box, Colour, Ellipse, Group, Item, Line, Polygon, Rect, Scene, Text, Use
+from render.scene import Arc, Box, Colour, Ellipse, Group, Item, Line, Polygon, Rect, Scene, Text
 
 FONT_FAMILY = "Aileron, 'DejaVu Sans', sans-serif"
 #: Pillow's vertical anchors as SVG's dominant-baseline
