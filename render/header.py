@@ -58,6 +58,8 @@ STATUS_RATIO = 1.45
 PITCH = 1.45
 #: the least room between a row's text and its clock note, in rows' text sizes
 NOTE_GAP = 1.0
+#: a row's chip, in rows' text sizes: room for its letter at the row's size
+CHIP = 1.35
 
 
 @dataclass(frozen=True)
@@ -208,9 +210,9 @@ def _status(
     right = width - sizes.margin
     items: list[Item] = []
     if status.seat is not None:
-        chip = size * 1.1
-        items.extend(chip_items(seats[status.seat], x, y + pitch / 2, chip))
-        x += chip + size * 0.4
+        concerned = next(seat for seat in seats if seat.seat == status.seat)
+        items.append(chip(concerned, x, y + pitch / 2, size * 1.1, round(size * 0.8)))
+        x += size * 1.5
     lines = wrap(status.text, size, right - x)
     for line in lines:
         items.append(Text((x, y + pitch / 2), line, size, HIGHLIGHT, "lm"))
@@ -221,16 +223,16 @@ def _status(
     return Group(tuple(items), "status"), y, fits
 
 
-def chip_items(seat: Seat, left: float, middle: float, size: float) -> list[Item]:
+def chip(seat: Seat, left: float, middle: float, size: float, letter: int) -> Group:
     """A player's chip ``size`` wide, its left edge at ``left`` and its middle at ``middle``: their colour with
-    their letter in capitals, in the ink that reads on it."""
+    their letter in capitals, ``letter`` pixels, in the ink that reads on it (tagged ``kind="chip"``)."""
     box = (left, middle - size / 2, left + size, middle + size / 2)
     rim = max(1.0, round(size / 10))
     shape: Item = (
         Ellipse(box, seat.fill, seat.rim, rim) if seat.disc else Rect(box, seat.fill, seat.rim, rim, radius=size / 5)
     )
-    letter = Text((left + size / 2, middle), seat.letter.upper(), round(size * 0.72), ink_on(seat.fill), "mm")
-    return [shape, letter]
+    text = Text((left + size / 2, middle), seat.letter.upper(), letter, ink_on(seat.fill), "mm")
+    return Group((shape, text), "chip", seat.letter.upper())
 
 
 def _seat(
@@ -242,7 +244,7 @@ def _seat(
     pitch = row * PITCH
     marker_x = sizes.margin
     chip_x = marker_x + row * 0.8
-    text_x = chip_x + row * 1.1 + row * 0.45
+    text_x = chip_x + row * CHIP + row * 0.45
     right = width - sizes.margin
     items: list[Item] = []
     middle = y + pitch / 2
@@ -250,7 +252,7 @@ def _seat(
         half = row * 0.36
         tip = (marker_x + row * 0.55, middle)
         items.append(Polygon(((marker_x, middle - half), tip, (marker_x, middle + half)), HIGHLIGHT))
-    items.extend(chip_items(seat, chip_x, middle, row * 1.1))
+    items.append(chip(seat, chip_x, middle, row * CHIP, row))
     pieces = [f"{seat.name}{rating}", *seat.facts]
     room = right - text_x
     gap = row * NOTE_GAP
