@@ -13,6 +13,7 @@ render.common.draw_text's cache of rasterised glyphs. What repeats is drawn once
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 
@@ -186,6 +187,16 @@ _KINDS: dict[type, Callable[[_Painter, object], None]] = {
 }
 
 
+def symbol_image(symbol: Symbol, scale: int) -> Image.Image:
+    """``symbol`` drawn at ``scale`` on a clear RGBA square, its origin at the middle pixel."""
+    half = math.ceil(symbol.reach * scale)
+    canvas = Image.new("RGBA", (2 * half + 1, 2 * half + 1), (0, 0, 0, 0))
+    painter = _Painter(canvas, ImageDraw.Draw(canvas), scale, {}, offset=half)
+    for item in symbol.items:
+        painter.item(item)
+    return canvas
+
+
 def _sprite(symbol: Symbol, scale: int) -> Sprite:
     """``symbol`` rasterised at ``scale`` on a clear square centred on its origin, kept by content and scale."""
     key = (symbol, scale)
@@ -193,11 +204,8 @@ def _sprite(symbol: Symbol, scale: int) -> Sprite:
     if found is not None:
         _sprites.move_to_end(key)
         return found
-    half = int(-(-symbol.reach * scale // 1))
-    canvas = Image.new("RGBA", (2 * half + 1, 2 * half + 1), (0, 0, 0, 0))
-    painter = _Painter(canvas, ImageDraw.Draw(canvas), scale, {}, offset=half)
-    for item in symbol.items:
-        painter.item(item)
+    canvas = symbol_image(symbol, scale)
+    half = canvas.width // 2
     alpha = canvas.getchannel("A")
     if set(alpha.histogram()[1:255]) != {0}:  # anti-aliased text: blended through its alpha
         sprite: Sprite = (canvas.convert("RGB"), None, alpha, half)
