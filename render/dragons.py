@@ -195,6 +195,7 @@ class Layout:
         legend = 2 * LEGEND_RADIUS + text * 2.4 + text * 1.45 * (len(self.note) - 0.5)
         natural = top + MARGIN + self.board_height + MARGIN + legend + MARGIN
         pad = max(0.0, self.width - natural) / 2  # a small board sits in the middle of a square picture
+        self.header_bottom = top
         self.top = top + MARGIN + pad
         self.origin = (
             (self.width - self.board_width) / 2 + radius - 1.5 * radius * min(qs),

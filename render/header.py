@@ -257,9 +257,8 @@ def _seat(
     room = right - text_x
     gap = row * NOTE_GAP
     need = note_width(note, row) + gap if note else 0.0
-    lines = _flow(pieces, row, room - need)
-    if len(lines) > 1 and need:
-        lines = _flow(pieces, row, room)
+    one = "  ".join(pieces)
+    lines = [one] if width_of(one, row) + need <= room else _flow(pieces, row, room)
     for k, line in enumerate(lines):
         items.append(Text((text_x, middle + k * pitch), line, row, FOREGROUND, "lm"))
     y += pitch * len(lines)
