@@ -289,7 +289,7 @@ def test_long_player_names_never_run_past_the_edge() -> None:
             text.anchor[0], text.xy[0] - head.width_of(text.text, round(text.size))
         )
         right = left + head.width_of(text.text, round(text.size))
-        assert MARGIN - 1 <= left and right <= WIDTH - MARGIN + 1, text
+        assert left >= MARGIN - 1 and right <= WIDTH - MARGIN + 1, text
     joined = " ".join(t.text for t in drawn.tagged("status")[0].items if isinstance(t, Text))
     assert joined == status(state).text  # wrapped, whole
 

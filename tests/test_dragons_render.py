@@ -12,7 +12,7 @@ from PIL import Image
 
 from render import header as head
 from render import png
-from render.common import BACKGROUND, FOREGROUND, HIGHLIGHT, PLAYER_COLOURS
+from render.common import BACKGROUND, HIGHLIGHT, PLAYER_COLOURS
 from render.dragons import (
     GAP_FILL,
     MARGIN,

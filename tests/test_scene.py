@@ -8,7 +8,6 @@ PNG sent is the PNG backend's drawing of that scene. The backends are checked sh
 from __future__ import annotations
 
 import io
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
@@ -266,5 +265,4 @@ def test_svg_text_drops_characters_xml_cannot_hold_and_escapes_the_rest() -> Non
 def test_readable_sizes_for_the_phone() -> None:
     """11 pixels once a picture is shown 400 wide: the font size for a picture of each width."""
     assert [readable(width) for width in (400, 560, 590, 638, 800)] == [11, 16, 17, 18, 22]
-    assert readable(590, 18) == 18
-    assert re.fullmatch(r"\d+", str(readable(799.5)))
+    assert readable(590, 18) == 18 and readable(590, 12) == 17
