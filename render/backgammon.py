@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -106,9 +107,12 @@ BAR_X = BOARD_X + 6 * POINT_W
 TRAY_X = BOARD_X + BOARD_W + 8
 
 
-def scene(state: BackgammonState, clock: Clock | None = None, ratings: Ratings | None = None) -> Scene:
-    """The board as a scene; ``clock`` and ``ratings`` as for :func:`render.board_png`."""
-    top, where = layout(state, clock, ratings)
+def scene(
+    state: BackgammonState, clock: Clock | None = None, ratings: Ratings | None = None, board_top: float = 0.0
+) -> Scene:
+    """The board as a scene, its felt at ``board_top`` or lower (a replay keeps it in one place); ``clock`` and
+    ``ratings`` as for :func:`render.board_png`."""
+    top, where = layout(state, clock, ratings, board_top)
     items: list[Item] = [_board(where.top), top]
     items += [_trays(state, where), _hit_bursts(state, where), _stacks(state, where)]
     items += [_last_play(state, where), _hit_arrows(state, where), _bar(state, where), _cube(state, where)]
@@ -118,17 +122,24 @@ def scene(state: BackgammonState, clock: Clock | None = None, ratings: Ratings |
 
 
 def layout(
-    state: BackgammonState, clock: Clock | None = None, ratings: Ratings | None = None
+    state: BackgammonState, clock: Clock | None = None, ratings: Ratings | None = None, board_top: float = 0.0
 ) -> tuple[Group, Geometry]:
-    """The header as drawn for this picture, and where the board goes below it."""
+    """The header as drawn for this picture, and where the board goes below it (at ``board_top`` or lower)."""
     group, bottom = head.draw(header(state), WIDTH, head.Sizes.for_width(WIDTH, MARGIN), clock, ratings)
-    return group, Geometry(math.ceil(bottom) + LABEL)
+    return group, Geometry(max(math.ceil(bottom) + LABEL, board_top))
 
 
 def render_image(state: BackgammonState, clock: Clock | None = None, ratings: Ratings | None = None) -> Image.Image:
-    """The board as a Pillow RGB image (replays draw their frames from it); ``clock`` and ``ratings`` as for
-    :func:`render.board_png`."""
+    """The board as a Pillow RGB image; ``clock`` and ``ratings`` as for :func:`render.board_png`."""
     return png.raster(scene(state, clock, ratings))
+
+
+def replay_images(states: Sequence[BackgammonState]) -> Iterator[Image.Image]:
+    """The boards of a replay, each with the board at the same height (the lowest any frame's header needs), so
+    that a frame changes only where the game did and a GIF stores only that."""
+    board_top = max(layout(state)[1].top for state in states)
+    for state in states:
+        yield png.raster(scene(state, board_top=board_top))
 
 
 def render_png(state: BackgammonState, clock: Clock | None = None, ratings: Ratings | None = None) -> bytes:

@@ -177,8 +177,11 @@ class Layout:
     """Where one state's cells go (picture pixels), for a header ``top`` pixels tall: the tile radius that fits the
     board in :data:`MAX_WIDTH`, the picture's size (never wider than tall), the board and the legend."""
 
-    def __init__(self, state: DragonsState, extent: Iterable[Cell] = (), top: float = 0.0) -> None:
-        """``extent``: more cells the picture must have room for (a replay lays every frame out alike)."""
+    def __init__(
+        self, state: DragonsState, extent: Iterable[Cell] = (), top: float = 0.0, board_top: float = 0.0
+    ) -> None:
+        """``extent``: more cells the picture must have room for, and ``board_top``: the least y of the board's
+        top (a replay lays every frame out alike, whatever each frame's header holds)."""
         self.state = state
         self.numbers = {} if state.is_over else {cell: i for i, cell in enumerate(state.positions(), 1)}
         self.gaps = set() if state.is_over else set(state.gaps)
@@ -196,7 +199,7 @@ class Layout:
         natural = top + MARGIN + self.board_height + MARGIN + legend + MARGIN
         pad = max(0.0, self.width - natural) / 2  # a small board sits in the middle of a square picture
         self.header_bottom = top
-        self.top = top + MARGIN + pad
+        self.top = max(top + MARGIN + pad, board_top)
         self.origin = (
             (self.width - self.board_width) / 2 + radius - 1.5 * radius * min(qs),
             self.top + radius * (SQRT3 / 2 - min(ys)),
@@ -204,7 +207,7 @@ class Layout:
         self.board_bottom = self.top + self.board_height
         self.legend_y = self.board_bottom + pad + MARGIN + LEGEND_RADIUS
         self.note_y = self.legend_y + LEGEND_RADIUS + text * 2.4
-        self.height = math.ceil(max(natural, self.width))
+        self.height = math.ceil(max(natural + self.top - (top + MARGIN + pad), self.width))
 
     def centre(self, cell: Cell) -> Point:
         return hex_centre(cell, self.radius, self.origin)
@@ -220,21 +223,30 @@ class Layout:
 
 
 def layout(
-    state: DragonsState, clock: Clock | None = None, ratings: Ratings | None = None, extent: Iterable[Cell] = ()
+    state: DragonsState,
+    clock: Clock | None = None,
+    ratings: Ratings | None = None,
+    extent: Iterable[Cell] = (),
+    board_top: float = 0.0,
 ) -> tuple[Group, Layout]:
-    """The header as drawn for this picture, and where the board and the legend go below it."""
+    """The header as drawn for this picture, and where the board and the legend go below it (``extent`` and
+    ``board_top`` as for :class:`Layout`)."""
     cells = set(extent)
     width = Layout(state, cells).width
     group, bottom = head.draw(header(state), width, head.Sizes.for_width(width, MARGIN), clock, ratings)
-    return group, Layout(state, cells, bottom)
+    return group, Layout(state, cells, bottom, board_top)
 
 
 def scene(
-    state: DragonsState, clock: Clock | None = None, ratings: Ratings | None = None, extent: Iterable[Cell] = ()
+    state: DragonsState,
+    clock: Clock | None = None,
+    ratings: Ratings | None = None,
+    extent: Iterable[Cell] = (),
+    board_top: float = 0.0,
 ) -> Scene:
-    """The board as a scene, with room for the ``extent`` cells too; ``clock`` and ``ratings`` as for
-    :func:`render.board_png`."""
-    top, where = layout(state, clock, ratings, extent)
+    """The board as a scene (``extent`` and ``board_top`` as for :class:`Layout`); ``clock`` and ``ratings`` as
+    for :func:`render.board_png`."""
+    top, where = layout(state, clock, ratings, extent, board_top)
     symbols: dict[str, Symbol] = {}
     items: list[Item] = [top, _legend(state, where, symbols), _tiles(state, where, symbols)]
     items += [_open_cells(where, symbols), _frames(state, where, symbols), _loops(state, where)]
@@ -242,12 +254,9 @@ def scene(
     return Scene(where.width, where.height, BACKGROUND, tuple(items), symbols, SCALE, (WIN_LOOP, CLOCK_LOW))
 
 
-def render_image(
-    state: DragonsState, extent: Iterable[Cell] = (), clock: Clock | None = None, ratings: Ratings | None = None
-) -> Image.Image:
-    """The board as an RGB image, with room for the ``extent`` cells too; ``clock`` and ``ratings`` as for
-    :func:`render.board_png`."""
-    return png.raster(scene(state, clock, ratings, extent))
+def render_image(state: DragonsState, clock: Clock | None = None, ratings: Ratings | None = None) -> Image.Image:
+    """The board as an RGB image; ``clock`` and ``ratings`` as for :func:`render.board_png`."""
+    return png.raster(scene(state, clock, ratings))
 
 
 def render_png(state: DragonsState, clock: Clock | None = None, ratings: Ratings | None = None) -> bytes:
@@ -256,11 +265,12 @@ def render_png(state: DragonsState, clock: Clock | None = None, ratings: Ratings
 
 
 def replay_images(states: Sequence[DragonsState]) -> Iterator[Image.Image]:
-    """The boards of a replay, all laid out for the cells any of them shows, so that tiles keep their place (and
-    size) from frame to frame and a GIF stores only what changed."""
+    """The boards of a replay, all laid out for the cells any of them shows and with the board at the same
+    height, so that tiles keep their place (and size) from frame to frame and a GIF stores only what changed."""
     extent = set().union(*(Layout(state).shown for state in states))
+    board_top = max(layout(state, extent=extent)[1].top for state in states)
     for state in states:
-        yield render_image(state, extent)
+        yield png.raster(scene(state, extent=extent, board_top=board_top))
 
 
 # ---- the board ------------------------------------------------------------------------------------------------
