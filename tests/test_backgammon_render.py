@@ -31,6 +31,7 @@ from render.backgammon import (
     layout,
     render_image,
     render_png,
+    replay_images,
     scene,
     status,
 )
@@ -38,10 +39,12 @@ from render.common import BACKGROUND, CLOCK_LOW, FOREGROUND, HIGHLIGHT, MUTED
 from render.scene import Ellipse, Group, Polygon, Text, group_texts
 from rules.backgammon import EKS, GAME, OHS, BackgammonState
 from rules.backgammon.movegen import BAR
+from rules.rng import Rng
 from tests.test_colour_vision import closest_pair
 
 START_X = {1: 2, 12: 5, 17: 3, 19: 5}
 START_O = {24: 2, 13: 5, 8: 3, 6: 5}
+LONG_NAMES = ["Alexandria_the_Great_of_Macedon_", "Bartholomew_Longname_the_Third_4"]
 
 
 def decode(data: bytes) -> Image.Image:
@@ -406,3 +409,22 @@ def test_a_low_clock_sits_on_its_pill_at_the_rows_right_end() -> None:
     box = (WIDTH // 2, 0, WIDTH, where(state).top)
     assert pixels(image, box, CLOCK_LOW, 0) > 150
     assert pixels(image, (0, 0, WIDTH // 2, image.height), CLOCK_LOW, 0) == 0
+
+
+def test_a_replay_keeps_the_board_in_one_place_whatever_each_header_holds() -> None:
+    """A long play wraps the last-move line onto a second line and pushes that picture's board down; a replay
+    lays every frame out with the board where the lowest needs it."""
+    game = GAME.new(GAME.parse_options([], 2), LONG_NAMES, 4)
+    rng = Rng(4)
+    states = [game.clone()]
+    while len(states) < 14:
+        forced = game.forced_move()
+        game.push(forced if forced is not None else game.random_move(rng))
+        states.append(game.clone())
+
+    def felt_top(image: Image.Image) -> int:
+        return next(y for y in range(image.height) if image.getpixel((BOARD_X + 1, y)) == FELT)
+
+    alone = {felt_top(render_image(state)) for state in states}
+    assert len(alone) > 1  # these frames' headers differ in height
+    assert {felt_top(image) for image in replay_images(states)} == {max(alone)}
