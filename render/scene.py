@@ -31,8 +31,31 @@ Text sizes are font sizes in picture pixels (the em, as CSS's ``font-size``). A 
 more: :data:`PHONE_TEXT` pixels once scaled to the phone. Texts that need not be read (a second way of writing a
 coordinate already shown in large type) are marked ``minor``; tests/test_text_size.py checks every other text.
 
-A game's renderer builds its scene in ``render.<game>.scene(state, clock, ratings)``; ``render.board_scene``,
-``board_png`` and ``board_svg`` dispatch to it. This module is pure data and arithmetic: no Pillow, no I/O.
+Pictures are at most :data:`MAX_WIDTH` wide and never wider than tall (square or portrait): a board that would be
+wider is drawn smaller (Dragons shrinks its tiles), a small one sits in a square picture.
+
+Porting a game (Druid and Drogo are drawn directly with Pillow until then):
+
+1. ``render.<game>.scene(state, clock=None, ratings=None) -> Scene``; ``render_png`` returns
+   ``render.png.png(scene(...))``; add the game to ``render.SCENE_GAMES``. A replay that must keep the board in
+   place across frames gives the module a ``replay_images(states)`` (render.replay uses it).
+2. Open the picture with the shared header: build a :class:`render.header.Header` (the status through
+   ``Status.to_move``/``Status.ended``, a ``Seat`` per player with their letter and facts, the last move through
+   ``render.header.last_move``) and place its group with ``render.header.draw``; the board goes below it.
+3. Tag every element a player can point at: cells ``kind="cell"`` with the coordinate as typed (``id="d4"``; Druid
+   and Drogo may add ``data`` such as ``("height", "3")``, ``("owner", "0")``), pieces and marks as their own
+   kinds. The tags in use: Backgammon ``board``, ``point`` (1-24), ``checkers`` (per point, ``colour`` and
+   ``count``), ``bar`` and ``tray``/``off`` (``X``/``O``), ``cube``, ``dice``, ``last-play``, ``hit``,
+   ``hit-arrows``; Dragons ``tile`` (``id="q,r"``, ``letter``, ``winning``), ``spot`` (the number typed, ``cell``),
+   ``gap``, ``legend`` and ``letter`` (a-h), ``last-move``, ``badges``, ``loops``, ``note``; the header
+   ``header``, ``status``, ``aside``, ``seat`` (the seat number, ``player``), ``chip`` (the letter), ``clock``
+   (the seat number), ``lines``.
+4. Size every text with :func:`readable` for the picture's width (``minor`` only for a second spelling of
+   something readable elsewhere), and add the game's smallest and largest pictures to tests/test_text_size.py and
+   positions to tests/test_scene.py's agreement test.
+
+``render.board_scene``, ``board_png`` and ``board_svg`` dispatch to the game's module. This module is pure data
+and arithmetic: no Pillow, no I/O.
 """
 
 from __future__ import annotations
