@@ -17,6 +17,7 @@ from PIL import Image, ImageChops
 import render
 from render import png, svg
 from render.common import BACKGROUND
+from render.header import Status, last_move
 from render.scene import (
     Arc,
     Ellipse,
@@ -31,7 +32,7 @@ from render.scene import (
     readable,
 )
 from rules import registry
-from rules.base import GameState
+from rules.base import GameState, Outcome
 from rules.rng import Rng
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -266,3 +267,31 @@ def test_readable_sizes_for_the_phone() -> None:
     """11 pixels once a picture is shown 400 wide: the font size for a picture of each width."""
     assert [readable(width) for width in (400, 560, 590, 638, 800)] == [11, 16, 17, 18, 22]
     assert readable(590, 18) == 18 and readable(590, 12) == 17
+
+
+# ---- the header's one grammar ----------------------------------------------------------------------------------
+
+
+def test_the_status_grammar() -> None:
+    names = ["alice", "bob", "carol"]
+    assert Status.to_move(1, "bob").text == "bob to move"
+    assert Status.to_move(0, "alice", "play 3-1").text == "alice to play 3-1"
+    assert Status.to_move(0, "alice", "move", "a gap move is owed").text == "alice to move: a gap move is owed"
+    won = Status.ended(Outcome((2,), "alice resigned"), names, "alice resigned")
+    assert (won.text, won.seat) == ("carol wins: alice resigned", 2)
+    assert (
+        Status.ended(Outcome((0, 2), "shared"), names, "12 points each").text == "alice and carol win: 12 points each"
+    )
+    assert Status.ended(Outcome((), "drawn by agreement"), names, "").text == "Draw: by agreement"
+    assert Status.ended(Outcome((), "draw: nobody won"), names, "").text == "Draw: nobody won"
+    cancelled = Status.ended(Outcome((), "bob declined to play", cancelled=True), names, "")
+    assert (cancelled.text, cancelled.seat) == ("Game cancelled: bob declined to play", None)
+    assert last_move("bob", "played 24-13") == "last: bob played 24-13"
+
+
+@pytest.mark.parametrize("key", list(POSITIONS))
+def test_the_turn_marker_stands_only_before_the_player_to_move_while_the_game_runs(key: str) -> None:
+    state, clock, ratings = POSITIONS[key]()
+    for group in render.board_scene(state, clock, ratings).tagged("seat"):
+        marked = any(isinstance(item, Polygon) for item in group.items)
+        assert marked == (not state.is_over and int(group.id) == state.to_move), group.id
