@@ -16,7 +16,7 @@ from PIL import Image, ImageChops
 
 import render
 from render import png, svg
-from render.common import BACKGROUND
+from render.common import BACKGROUND, font
 from render.header import Status, last_move
 from render.scene import (
     Arc,
@@ -223,8 +223,10 @@ def test_text_is_placed_by_its_anchor_in_both_backends() -> None:
     box = ImageChops.difference(image, Image.new("RGB", image.size, BACKGROUND)).getbbox()
     assert box is not None and abs((box[0] + box[2]) / 2 - 30) <= 1 and abs((box[1] + box[3]) / 2 - 20) <= 2
     [text] = svg_root(svg.svg(one(Text((30, 20), "W", 20, WHITE, "rm")))).iter(f"{SVG}text")
-    assert text.attrib["text-anchor"] == "end" and text.attrib["dominant-baseline"] == "central"
-    assert text.attrib["font-size"] == "20" and text.text == "W"
+    assert text.attrib["text-anchor"] == "end" and text.attrib["font-size"] == "20" and text.text == "W"
+    ascent, descent = font(20).getmetrics()  # the baseline, where Pillow's middle anchor puts it
+    assert float(text.attrib["y"]) == 20 + (ascent - descent) / 2
+    assert float(text.attrib["textLength"]) == round(font(20).getlength("W"), 2)  # the PNG's width, whatever font
 
 
 def test_a_symbol_pastes_as_its_drawing_would_draw_even_text() -> None:
