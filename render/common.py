@@ -207,19 +207,6 @@ def _glyphs(text: str, size: int, anchor: str, start_x: float, start_y: float) -
     return face.getmask2(text, "L", None, None, None, 0, anchor, 0, (start_x, start_y), stroke_filled=True)
 
 
-def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:
-    """Width and height of ``text`` drawn at ``size``."""
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=font(size))
-    return right - left, bottom - top
-
-
-def centred_text(
-    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: tuple[int, ...]
-) -> None:
-    """Draw ``text`` centred on ``xy``."""
-    draw.text(xy, text, font=font(size), fill=fill, anchor="mm")
-
-
 def to_png(image: Image.Image, exact: Sequence[tuple[int, int, int]] = ()) -> bytes:
     """Encode as a palette PNG (boards have few colours, so files stay small). The player colours, fills and
     outlines, and any ``exact`` colours a renderer names keep their exact RGB (see render.palette)."""

@@ -4,9 +4,16 @@ Every band crosses a tile edge at its midpoint and at right angles, so bands of 
 a dragon reads as one sinuous stroke. A shoulder's band hugs its three edges (two arcs round the two corners it
 wraps); a crossed tail draws the three tails of each colour meeting in the centre, one colour passing over the
 other; the old disjoint tails end in round tips. Open positions carry the number a player types (``d3``), owed
-gaps are framed in the highlight colour, the last placement and its auto moves are badged 1, 2, 3... in order,
-loops the last move made are traced, and a legend draws the eight tile letters. The picture is drawn at twice its
-size and scaled down, which smooths the curves without an anti-aliasing library.
+gaps are filled and framed in the highlight colour, the last placement and its auto moves are badged 1, 2, 3... in
+order, loops the last move made are traced, the winning loop or (when the pool ran out) the winning dragon is
+traced in a colour no band has, and a legend draws the eight tile letters. The shared header (render.header)
+opens the picture: the status, a row per player, the tiles left and the last move in words.
+
+Drawn as a scene (render.scene) at twice its size and scaled down, which smooths the curves. Each tile is a
+symbol (``tile-<letter>-...``), placed in a group tagged ``kind="tile"`` with its cell (``id="1,-1"``); each open
+position is tagged ``kind="spot"`` with the number a player types and ``data-cell`` its cell. The picture is at
+most :data:`render.scene.MAX_WIDTH` wide: a board that would be wider is drawn with smaller tiles; it is never
+wider than tall.
 """
 
 from __future__ import annotations
@@ -15,45 +22,41 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from render.common import (
-    BACKGROUND,
-    CLOCK_LOW,
-    FOREGROUND,
-    HIGHLIGHT,
-    MUTED,
-    PLAYER_COLOURS,
-    Clock,
-    Ratings,
-    clock_note,
-    draw_note,
-    draw_text,
-    font,
-    note_lines,
-    note_width,
-    rating_label,
-    to_png,
+from render import header as head
+from render import png
+from render.common import BACKGROUND, CLOCK_LOW, FOREGROUND, HIGHLIGHT, MUTED, PLAYER_COLOURS, Clock, Ratings
+from render.scene import (
+    MAX_WIDTH,
+    Arc,
+    Colour,
+    Ellipse,
+    Group,
+    Item,
+    Line,
+    Point,
+    Polygon,
+    Scene,
+    Symbol,
+    Text,
+    Use,
+    readable,
 )
 from rules.dragons import DragonsState
+from rules.dragons.graph import Dragon, RegionGraph
+from rules.dragons.options import tiebreak
 from rules.dragons.tiles import COLOUR_NAMES, DIRECTIONS, LETTERS, REGIONS, Cell, Region
 
-Colour = tuple[int, int, int]
-Point = tuple[float, float]
-
 SCALE = 2
-RADIUS = 34 * SCALE
-LEGEND_RADIUS = 24 * SCALE
-MARGIN = 20 * SCALE
-HEADER = 64 * SCALE
-STATUS_SIZE = 26 * SCALE
-ROW_SIZE = 14 * SCALE
-#: the seat row's middle; with a clock each seat's note stands under its name, in this line pitch (in the margin
-#: above the board); seats that do not fit beside each other flow into more rows, and the header grows
-SEATS_Y = HEADER - 14 * SCALE
-NOTE_LINE = 17 * SCALE
+#: a tile's radius (centre to corner) where the board fits the picture at it; larger boards get smaller tiles
+RADIUS = 34
+LEGEND_RADIUS = 24
+MARGIN = 20
+#: room between the header and the board, and under the legend's note
+GAP = 12
+MIN_WIDTH = 560
 TILE_FILL = (62, 68, 82)
 TILE_LINE = (96, 102, 118)
 OPEN_LINE = (88, 94, 108)
@@ -119,453 +122,382 @@ def band_strokes(region: Region, centre: Point, radius: float) -> list[Stroke]:
     return [Stroke(centre=far, radius=apothem * SQRT3, angles=(theta + 150, theta + 210)), Stroke(points=stem)]
 
 
-def _stroke(draw: ImageDraw.ImageDraw, stroke: Stroke, colour: Colour, width: float) -> None:
+def stroke_items(stroke: Stroke, colour: Colour, width: float) -> list[Item]:
+    """A stroke ``width`` wide: a segment (with its round tip) or an arc."""
     if stroke.points:
-        draw.line(stroke.points, fill=colour, width=round(width))
+        items: list[Item] = [Line(stroke.points, colour, width)]
         if stroke.tip:
             x, y = stroke.points[-1]
-            draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=colour)
-        return
-    x, y = stroke.centre
-    outer = stroke.radius + width / 2
-    draw.arc((x - outer, y - outer, x + outer, y + outer), *stroke.angles, fill=colour, width=round(width))
+            items.append(Ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), colour))
+        return items
+    return [Arc(stroke.centre, stroke.radius, *stroke.angles, colour, width)]
 
 
-def draw_band(draw: ImageDraw.ImageDraw, strokes: Sequence[Stroke], colour: int, width: float) -> None:
+def band_items(strokes: Sequence[Stroke], colour: int, width: float) -> list[Item]:
     """Outline first, then the fill, so the band reads on the tile and crossings show which band is on top."""
     fill, line = PLAYER_COLOURS[colour]
+    items: list[Item] = []
     for stroke in strokes:
-        _stroke(draw, stroke, line, width * 1.4)
+        items += stroke_items(stroke, line, width * 1.4)
     for stroke in strokes:
-        _stroke(draw, stroke, fill, width)
+        items += stroke_items(stroke, fill, width)
     if len(strokes) == 3:
+        x, y = strokes[0].points[1]
         half = width * 0.6
-        draw.ellipse(
-            (
-                strokes[0].points[1][0] - half,
-                strokes[0].points[1][1] - half,
-                strokes[0].points[1][0] + half,
-                strokes[0].points[1][1] + half,
-            ),
-            fill=fill,
-        )
-
-
-def paste_tile(image: Image.Image, placement: int, crossed: bool, centre: Point, radius: int) -> None:
-    """Stamp a cached picture of the tile: a board repeats the same 8 tiles, and pasting beats redrawing arcs."""
-    picture, mask = _sprite(placement, crossed, radius)
-    image.paste(picture, (round(centre[0]) - radius, round(centre[1]) - radius), mask)
+        items.append(Ellipse((x - half, y - half, x + half, y + half), fill))
+    return items
 
 
 @lru_cache(maxsize=64)
-def _sprite(placement: int, crossed: bool, radius: int) -> tuple[Image.Image, Image.Image]:
-    """The tile drawn on a clear square, as its colours and a one-bit mask of its pixels: Pillow draws polygons,
-    arcs and lines without anti-aliasing, so every pixel is the tile's or clear, and copying through a one-bit
-    mask is the same picture as blending the transparent drawing, at two thirds of the time."""
-    sprite = Image.new("RGBA", (2 * radius + 1, 2 * radius + 1), (0, 0, 0, 0))
-    draw_tile(ImageDraw.Draw(sprite), placement, crossed, (radius, radius), radius)
-    return sprite.convert("RGB"), _opaque(sprite)
-
-
-def _opaque(sprite: Image.Image) -> Image.Image:
-    """The pixels of ``sprite`` drawn on (alpha 255; the rest are clear) as a one-bit mask."""
-    return sprite.getchannel("A").convert("1", dither=Image.Dither.NONE)
-
-
-def draw_tile(draw: ImageDraw.ImageDraw, placement: int, crossed: bool, centre: Point, radius: float) -> None:
-    draw.polygon(corners(centre, radius * 0.985), fill=TILE_FILL, outline=TILE_LINE, width=max(1, SCALE))
+def tile_symbol(placement: int, crossed: bool, radius: float, traced: tuple[int, ...] = ()) -> Symbol:
+    """A tile around its centre: the hexagon, then its bands, lower colour first; the bands ``traced`` (indices
+    of the tile's regions: those of the winning dragon) with a thin line in the winning colour along their
+    middles, so that the band's own colour still shows on both sides."""
+    items: list[Item] = [Polygon(tuple(corners((0.0, 0.0), radius * 0.985)), TILE_FILL, TILE_LINE, 1)]
     width = radius * 0.22
     regions = REGIONS[crossed][placement]
     for region in sorted(regions, key=lambda reg: reg.colour):
-        draw_band(draw, band_strokes(region, centre, radius), region.colour, width)
+        items += band_items(band_strokes(region, (0.0, 0.0), radius), region.colour, width)
+    for index in traced:
+        for stroke in band_strokes(regions[index], (0.0, 0.0), radius):
+            items += stroke_items(stroke, WIN_LOOP, width * 0.45)
+    return Symbol(radius, tuple(items))
+
+
+def tile_name(placement: int, crossed: bool, radius: float, traced: tuple[int, ...] = ()) -> str:
+    name = f"tile-{LETTERS[placement]}-{'crossed' if crossed else 'tails'}-{radius:g}"
+    return name + "".join(f"-traced{index}" for index in traced)
+
+
+@lru_cache(maxsize=64)
+def hexagon_symbol(radius: float, size: float, fill: Colour | None, outline: Colour, width: float) -> Symbol:
+    """A hexagon of ``size`` times a tile's radius: an open position's outline, a gap, a last-move frame."""
+    return Symbol(radius, (Polygon(tuple(corners((0.0, 0.0), radius * size)), fill, outline, width),))
 
 
 class Layout:
-    """Where one state's cells go, in drawing pixels (``centre``) and in the final picture (``pixel``)."""
+    """Where one state's cells go (picture pixels), for a header ``top`` pixels tall: the tile radius that fits the
+    board in :data:`MAX_WIDTH`, the picture's size (never wider than tall), the board and the legend."""
 
-    def __init__(self, state: DragonsState, extent: Iterable[Cell] = (), top: int = HEADER) -> None:
-        """``extent``: more cells the picture must have room for (a replay lays every frame out alike); ``top``:
-        the header's height."""
+    def __init__(
+        self, state: DragonsState, extent: Iterable[Cell] = (), top: float = 0.0, board_top: float = 0.0
+    ) -> None:
+        """``extent``: more cells the picture must have room for, and ``board_top``: the least y of the board's
+        top (a replay lays every frame out alike, whatever each frame's header holds)."""
         self.state = state
         self.numbers = {} if state.is_over else {cell: i for i, cell in enumerate(state.positions(), 1)}
         self.gaps = set() if state.is_over else set(state.gaps)
         self.shown = shown = set(state.tiles) | set(self.numbers) | self.gaps | {(0, 0)} | set(extent)
-        xs = [1.5 * RADIUS * q for q, _ in shown]
-        ys = [SQRT3 * RADIUS * (r + q / 2) for q, r in shown]
-        self.board_width = max(xs) - min(xs) + 2 * RADIUS
-        self.board_height = max(ys) - min(ys) + SQRT3 * RADIUS
-        legend_width = 8 * (LEGEND_RADIUS * 2.4) + 2 * MARGIN
-        self.width = int(max(self.board_width + 2 * MARGIN, legend_width, 560 * SCALE))
+        qs = [q for q, _ in shown]
+        ys = [SQRT3 * (r + q / 2) for q, r in shown]
+        fit = (MAX_WIDTH - 2 * MARGIN) / (1.5 * (max(qs) - min(qs)) + 2)
+        self.radius = radius = min(RADIUS, math.floor(fit * SCALE) / SCALE)
+        self.board_width = radius * (1.5 * (max(qs) - min(qs)) + 2)
+        self.board_height = radius * (max(ys) - min(ys) + SQRT3)
+        self.width = int(max(self.board_width + 2 * MARGIN, MIN_WIDTH))
+        self.text = text = readable(self.width)
+        self.note = head.wrap(note_text(state), text, self.width - 2 * MARGIN)
+        legend = 2 * LEGEND_RADIUS + text * 2.4 + text * 1.45 * (len(self.note) - 0.5)
+        natural = top + GAP + self.board_height + MARGIN + legend + GAP
+        pad = max(0.0, self.width - natural) / 2  # a small board sits in the middle of a square picture
+        self.header_bottom = top
+        self.top = max(top + GAP + pad, board_top)
         self.origin = (
-            (self.width - self.board_width) / 2 + RADIUS - min(xs),
-            top + MARGIN + SQRT3 * RADIUS / 2 - min(ys),
+            (self.width - self.board_width) / 2 + radius - 1.5 * radius * min(qs),
+            self.top + radius * (SQRT3 / 2 - min(ys)),
         )
-        self.board_bottom = top + MARGIN + self.board_height
-        self.height = int(self.board_bottom + MARGIN + LEGEND_RADIUS * 2 + 40 * SCALE + 30 * SCALE)
+        self.board_bottom = self.top + self.board_height
+        self.legend_y = self.board_bottom + pad + MARGIN + LEGEND_RADIUS
+        self.note_y = self.legend_y + LEGEND_RADIUS + text * 2.4
+        self.height = math.ceil(max(natural + self.top - (top + GAP + pad), self.width))
 
     def centre(self, cell: Cell) -> Point:
-        return hex_centre(cell, RADIUS, self.origin)
+        return hex_centre(cell, self.radius, self.origin)
 
     def pixel(self, cell: Cell, edge: int | None = None, inset: float = 0.0) -> tuple[int, int]:
-        """The final picture's pixel at a cell's centre, or at ``inset`` of the way from an edge's midpoint
-        towards the centre (where that edge's band is drawn)."""
+        """The picture's pixel at a cell's centre, or at ``inset`` of the way from an edge's midpoint towards the
+        centre (where that edge's band is drawn)."""
         x, y = self.centre(cell)
         if edge is not None:
-            mx, my = midpoint((x, y), RADIUS, edge)
+            mx, my = midpoint((x, y), self.radius, edge)
             x, y = mx + (x - mx) * inset, my + (y - my) * inset
-        return (round(x / SCALE), round(y / SCALE))
+        return (round(x), round(y))
+
+
+def layout(
+    state: DragonsState,
+    clock: Clock | None = None,
+    ratings: Ratings | None = None,
+    extent: Iterable[Cell] = (),
+    board_top: float = 0.0,
+) -> tuple[Group, Layout]:
+    """The header as drawn for this picture, and where the board and the legend go below it (``extent`` and
+    ``board_top`` as for :class:`Layout`)."""
+    cells = set(extent)
+    width = Layout(state, cells).width
+    group, bottom = head.draw(header(state), width, head.Sizes.for_width(width, MARGIN), clock, ratings)
+    return group, Layout(state, cells, bottom, board_top)
+
+
+def scene(
+    state: DragonsState,
+    clock: Clock | None = None,
+    ratings: Ratings | None = None,
+    extent: Iterable[Cell] = (),
+    board_top: float = 0.0,
+) -> Scene:
+    """The board as a scene (``extent`` and ``board_top`` as for :class:`Layout`); ``clock`` and ``ratings`` as
+    for :func:`render.board_png`."""
+    top, where = layout(state, clock, ratings, extent, board_top)
+    symbols: dict[str, Symbol] = {}
+    items: list[Item] = [top, _legend(state, where, symbols), _tiles(state, where, symbols)]
+    items += [_open_cells(where, symbols), _frames(state, where, symbols), _loops(state, where)]
+    items += [_badges(state, where), _legend_note(where)]
+    return Scene(where.width, where.height, BACKGROUND, tuple(items), symbols, SCALE, (WIN_LOOP, CLOCK_LOW))
+
+
+def render_image(state: DragonsState, clock: Clock | None = None, ratings: Ratings | None = None) -> Image.Image:
+    """The board as an RGB image; ``clock`` and ``ratings`` as for :func:`render.board_png`."""
+    return png.raster(scene(state, clock, ratings))
 
 
 def render_png(state: DragonsState, clock: Clock | None = None, ratings: Ratings | None = None) -> bytes:
-    """The board as PNG bytes; the winning loop's colour kept exact, like the players'; ``clock`` and ``ratings``
-    as for :func:`render.board_png`."""
-    return to_png(render_image(state, clock=clock, ratings=ratings), [WIN_LOOP, CLOCK_LOW])
+    """The board as PNG bytes; the winning loop's colour kept exact, like the players'."""
+    return png.png(scene(state, clock, ratings))
 
 
 def replay_images(states: Sequence[DragonsState]) -> Iterator[Image.Image]:
-    """The boards of a replay, all laid out for the cells any of them shows, so that tiles keep their place from
-    frame to frame (and a GIF stores only what changed), each the picture :func:`render_image` draws.
-
-    Tiles are only ever added in a game, so one drawing layer keeps the tiles placed so far (redrawn only if a
-    state does not continue the one before), and a scaled-down copy of it is kept up to date where tiles land.
-    A frame is that copy with, scaled down from the layer, just the boxes the frame's marks are drawn in (the
-    header, the open cells, the last move, the loops, the note under the legend); the layer and the copy under
-    those marks are put back afterwards. No whole picture is drawn, reduced or copied per frame: each picture
-    yielded is that copy itself, valid until the next is asked for (copy it to keep it)."""
+    """The boards of a replay, all laid out for the cells any of them shows and with the board at the same
+    height, so that tiles keep their place (and size) from frame to frame and a GIF stores only what changed."""
     extent = set().union(*(Layout(state).shown for state in states))
-    layer: Image.Image | None = None
-    small = Image.new("RGB", (1, 1))
-    placed: dict[Cell, int] = {}
+    board_top = max(layout(state, extent=extent)[1].top for state in states)
     for state in states:
-        layout = Layout(state, extent)
-        if layer is None or any(state.tiles.get(cell) != tile for cell, tile in placed.items()):
-            layer, placed = _base(state, layout), {}
-            small = layer.reduce(SCALE)
-        for cell, placement in state.tiles.items():
-            if cell not in placed:
-                paste_tile(layer, placement, state.crossed, layout.centre(cell), RADIUS)
-                placed[cell] = placement
-                _reduce_into(small, layer, _cell_box(layout, cell, layer.size))
-        marks = _mark_boxes(state, layout, layer.size)
-        saved = [(box, layer.crop(box), small.crop(_scaled_down(box))) for box in marks]
-        _draw_marks(layer, state, layout)
-        for box in marks:
-            _reduce_into(small, layer, box)
-        yield small
-        for box, patch, small_patch in reversed(saved):
-            layer.paste(patch, box[:2])
-            small.paste(small_patch, (box[0] // SCALE, box[1] // SCALE))
+        yield png.raster(scene(state, extent=extent, board_top=board_top))
 
 
-def _reduce_into(small: Image.Image, layer: Image.Image, box: tuple[int, int, int, int]) -> None:
-    """Scale ``box`` of the drawing-size ``layer`` down into ``small`` (``box`` on SCALE's grid: its pixels are
-    the same as in a reduction of the whole layer)."""
-    small.paste(layer.crop(box).reduce(SCALE), (box[0] // SCALE, box[1] // SCALE))
+# ---- the board ------------------------------------------------------------------------------------------------
 
 
-def _scaled_down(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
-    """Where ``box`` of the drawing-size layer lands in its reduction (a partial block at an edge included)."""
-    return (box[0] // SCALE, box[1] // SCALE, -(-box[2] // SCALE), -(-box[3] // SCALE))
+def _tile(
+    symbols: dict[str, Symbol], placement: int, crossed: bool, radius: float, traced: tuple[int, ...] = ()
+) -> str:
+    name = tile_name(placement, crossed, radius, traced)
+    if name not in symbols:
+        symbols[name] = tile_symbol(placement, crossed, radius, traced)
+    return name
 
 
-def _snapped(box: tuple[float, float, float, float], size: tuple[int, int]) -> tuple[int, int, int, int]:
-    """``box`` grown to SCALE's grid and clipped to a picture of ``size`` (at an edge that is off the grid, the
-    reduction of the box ends in the same partial block as the whole picture's)."""
-    left, top, right, bottom = (math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3]))
-    width, height = size
-    return (
-        max(0, left - left % SCALE),
-        max(0, top - top % SCALE),
-        min(width, right + (-right) % SCALE),
-        min(height, bottom + (-bottom) % SCALE),
-    )
+def _hexagon(
+    symbols: dict[str, Symbol], radius: float, size: float, fill: Colour | None, outline: Colour, width: float
+) -> str:
+    paint = "none" if fill is None else "".join(f"{channel:02x}" for channel in fill)
+    name = f"hexagon-{radius:g}-{size:g}-{paint}-{width:g}"
+    if name not in symbols:
+        symbols[name] = hexagon_symbol(radius, size, fill, outline, width)
+    return name
 
 
-def _cell_box(layout: Layout, cell: Cell, size: tuple[int, int]) -> tuple[int, int, int, int]:
-    """All a cell's tile, frames, labels, badges and loop traces can touch (in drawing pixels): tiles and frames
-    are sprites reaching RADIUS + 1 from the centre's pixel, badges, labels and traces stay within RADIUS."""
-    x, y = layout.centre(cell)
-    reach = RADIUS + 2 * SCALE
-    return _snapped((x - reach, y - reach, x + reach, y + reach), size)
-
-
-def _mark_boxes(state: DragonsState, layout: Layout, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
-    """The boxes :func:`_draw_marks` draws in without a clock: the header band, the band of the note under the
-    legend, and the boxes of the open cells, the last move's cells and the cells of the loops."""
-    cells = set(layout.numbers) | layout.gaps
-    if state.last is not None:
-        cells |= {state.last["cell"], *(cell for cell, _ in state.last["autos"])}
-    for _, loop, _won in state.loops:
-        cells |= set(loop)
-    note_y = layout.board_bottom + MARGIN + 2 * LEGEND_RADIUS + 32 * SCALE
-    bands = [(0, 0, size[0], HEADER + 8 * SCALE), (0, note_y - 16 * SCALE, size[0], note_y + 16 * SCALE)]
-    return [_snapped(band, size) for band in bands] + [_cell_box(layout, cell, size) for cell in sorted(cells)]
-
-
-def render_image(
-    state: DragonsState, extent: Iterable[Cell] = (), clock: Clock | None = None, ratings: Ratings | None = None
-) -> Image.Image:
-    """The board as an RGB image, with room for the ``extent`` cells too; ``clock`` and ``ratings`` as for
-    :func:`render.board_png`."""
-    layout = Layout(state, extent)
-    seats = seat_cells(state, layout.width, clock, ratings)
-    if header_height(seats) != HEADER:
-        layout = Layout(state, extent, header_height(seats))
-    image = _base(state, layout)
+def _tiles(state: DragonsState, where: Layout, symbols: dict[str, Symbol]) -> Group:
+    """Every tile, those of the winning dragon (:func:`winning_dragon`) with its bands traced."""
+    dragon = winning_dragon(state)
+    traced: dict[Cell, list[int]] = {}
+    for cell, index in dragon.nodes if dragon is not None else ():
+        traced.setdefault(cell, []).append(index)
+    groups: list[Item] = []
     for cell, placement in state.tiles.items():
-        paste_tile(image, placement, state.crossed, layout.centre(cell), RADIUS)
-    return _finish(image, state, layout, seats)
+        bands = tuple(sorted(traced.get(cell, ())))
+        use = Use(_tile(symbols, placement, state.crossed, where.radius, bands), where.centre(cell))
+        data = (("letter", LETTERS[placement]), *((("winning", "dragon"),) if bands else ()))
+        groups.append(Group((use,), "tile", f"{cell[0]},{cell[1]}", data))
+    return Group(tuple(groups), "tiles")
 
 
-def _base(state: DragonsState, layout: Layout) -> Image.Image:
-    """A fresh drawing-size canvas with what does not change during a game: the panel and the legend's tiles.
-    Drawn anew each time (eight cached sprites and letters): no slower than copying a kept one, and a console
-    command, which draws one picture per process, does not pay for a second canvas of this size."""
-    image = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
-    y = layout.board_bottom + MARGIN + LEGEND_RADIUS
-    step = LEGEND_RADIUS * 2.4
-    x0 = (layout.width - step * 8) / 2 + step / 2
-    for placement, letter in enumerate(LETTERS):
-        centre = (x0 + step * placement, y)
-        paste_tile(image, placement, state.crossed, centre, LEGEND_RADIUS)
-        _stamp(image, (centre[0], y + LEGEND_RADIUS + 10 * SCALE), letter, 15 * SCALE, FOREGROUND)
-    return image
-
-
-def _finish(
-    image: Image.Image, state: DragonsState, layout: Layout, seats: list[SeatCell] | None = None
-) -> Image.Image:
-    """Draw what changes with every move over the tiles on ``image``, then scale it down to the picture."""
-    _draw_marks(image, state, layout, seats)
-    return image.reduce(SCALE)
-
-
-def _draw_marks(image: Image.Image, state: DragonsState, layout: Layout, seats: list[SeatCell] | None = None) -> None:
-    """What changes with every move, drawn over the tiles (drawing size); a replay keeps :func:`_mark_boxes`
-    in step with it."""
-    draw = ImageDraw.Draw(image)
-    _header(image, draw, state, layout, seats)
-    _open_cells(image, draw, layout)
-    _last_move(image, draw, state, layout, badges=False)
-    _loops(draw, state, layout)
-    _last_move(image, draw, state, layout, badges=True)
-    _legend_note(image, state, layout)
-
-
-def _status(state: DragonsState) -> tuple[int | None, str]:
-    """The header's large line and the colour it concerns (whoever moves, or the winner)."""
-    outcome = state.outcome()
-    if outcome is None:
-        status = f"{COLOUR_NAMES[state.turn]} ({state.players[state.turn]}) to move"
-        if state.gap_owed:
-            status += ": a gap move is owed"
-        return state.turn, status
-    if outcome.winners:
-        return outcome.winners[0], outcome.reason[:1].upper() + outcome.reason[1:]
-    return None, f"Game cancelled: {outcome.reason}" if outcome.cancelled else f"Game over: {outcome.reason}"
-
-
-class SeatCell(NamedTuple):
-    """Where a seat stands in the header with a clock (drawing pixels): its arrowhead's left and its name line's
-    middle, its label, and its note's lines (more than one only for a note wider than the picture)."""
-
-    seat: int
-    x: float
-    y: float
-    label: str
-    note: list[str]
-
-
-def seat_cells(
-    state: DragonsState, width: int, clock: Clock | None, ratings: Ratings | None = None
-) -> list[SeatCell] | None:
-    """With a clock, each seat's name line with its note under it, side by side left of the tiles left, or in
-    more rows where long names need them; with ratings, the seats flow the same way (their names grow longer);
-    None without a note or a rating."""
-    notes = [clock_note(clock, seat) for seat in range(len(state.players))]
-    if not any(notes) and not ratings:
-        return None
-    face = font(ROW_SIZE)
-    pool_w = face.getlength(f"Tiles left: {state.remaining}") + 18 * SCALE
-    room = width - 2 * MARGIN - 40 * SCALE
-    cells: list[SeatCell] = []
-    x, y, lines = float(MARGIN), float(SEATS_Y), 1
-    for seat, (name, note) in enumerate(zip(state.players, notes, strict=True)):
-        label = f"{COLOUR_NAMES[seat]} {name}{rating_label(ratings, seat)}"
-        parts = note_lines(note, ROW_SIZE, room) if note else []  # wider than the picture: wrapped
-        wide = max(face.getlength(label), note_width(parts, ROW_SIZE) if parts else 0)
-        right = width - MARGIN - (pool_w if y == SEATS_Y else 0)
-        if x > MARGIN and x + 40 * SCALE + wide > right:
-            x, y, lines = float(MARGIN), y + NOTE_LINE * lines + 22 * SCALE, 1
-        cells.append(SeatCell(seat, x, y, label, parts))
-        lines = max(lines, len(parts))
-        x += 40 * SCALE + wide + 18 * SCALE
-    return cells
-
-
-def header_height(cells: list[SeatCell] | None) -> int:
-    """HEADER, unless the seats and their notes need more rows than one."""
-    if not cells:
-        return HEADER
-    bottom = max(cell.y + NOTE_LINE * len(cell.note) + ROW_SIZE * 0.62 for cell in cells)
-    return max(HEADER, round(bottom + 6 * SCALE - MARGIN))
-
-
-def _header(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    state: DragonsState,
-    layout: Layout,
-    cells: list[SeatCell] | None = None,
-) -> None:
-    """The status in large type behind a chip of the colour it concerns (whoever moves, or the winner): the most
-    visible thing above the board. Below it, each player's colour chip, letter and name, the one concerned
-    marked with an arrowhead, and the tiles left at the right; with a clock, each seat's note under its name
-    (the mover's in the text colour, the other muted, one with under a day left on a CLOCK_LOW pill)."""
-    concerned, status = _status(state)
-    x = MARGIN
-    middle = MARGIN // 2 + STATUS_SIZE // 2 + 2 * SCALE
-    if concerned is not None:
-        _chip(draw, (x, middle), concerned, 30 * SCALE, 18 * SCALE)
-        x += 38 * SCALE
-    size = STATUS_SIZE
-    while size > 18 * SCALE and draw.textlength(status, font=font(size)) > layout.width - MARGIN - x:
-        size -= SCALE
-    draw_text(draw, (x, middle), status, size, HIGHLIGHT, "lm")
-    pool = f"Tiles left: {state.remaining}"
-    if cells is not None:
-        for cell in cells:
-            _seat(image, draw, cell.seat, concerned, cell.x, cell.y, cell.label)
-            if cell.note:
-                ink = FOREGROUND if cell.seat == state.to_move else MUTED
-                draw_note(draw, (cell.x + 40 * SCALE, cell.y + NOTE_LINE), cell.note, ROW_SIZE, ink, "lm", NOTE_LINE)
-        _stamp(image, (layout.width - MARGIN, SEATS_Y), pool, ROW_SIZE, FOREGROUND, "rm")
-        return
-    x = MARGIN
-    y = SEATS_Y
-    for seat, name in enumerate(state.players):
-        label = f"{COLOUR_NAMES[seat]} {name}"
-        _seat(image, draw, seat, concerned, x, y, label)
-        x += 40 * SCALE + draw.textlength(label, font=font(ROW_SIZE)) + 18 * SCALE
-    _stamp(image, (layout.width - MARGIN, y), pool, ROW_SIZE, FOREGROUND, "rm")
-
-
-def _seat(
-    image: Image.Image, draw: ImageDraw.ImageDraw, seat: int, concerned: int | None, x: float, y: float, label: str
-) -> None:
-    """A seat's arrowhead (when the status concerns it), colour chip and label, its line's middle at ``y``."""
-    if seat == concerned:
-        draw.polygon([(x, y - 6 * SCALE), (x + 8 * SCALE, y), (x, y + 6 * SCALE)], fill=HIGHLIGHT)
-    x += 12 * SCALE
-    _chip(draw, (x, y), seat, 22 * SCALE, 12 * SCALE)
-    _stamp(image, (x + 28 * SCALE, y), label, ROW_SIZE, FOREGROUND, "lm")
-
-
-def _chip(draw: ImageDraw.ImageDraw, left_middle: Point, seat: int, width: float, height: float) -> None:
-    """A rounded bar in a player's band colours, as their dragons are drawn."""
-    fill, line = PLAYER_COLOURS[seat]
-    x, y = left_middle
-    box = (x, y - height / 2, x + width, y + height / 2)
-    draw.rounded_rectangle(box, radius=height / 2.4, fill=fill, outline=line, width=SCALE)
-
-
-def _open_cells(image: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout) -> None:
-    """Open positions: outlined, with the number a player types and the cell's coordinates; owed gaps filled."""
-    numbers = layout.numbers
-    for cell in set(numbers) | layout.gaps:
-        x, y = centre = layout.centre(cell)
-        if cell in layout.gaps:
-            _hexagon(image, centre, 0.94, GAP_FILL, HIGHLIGHT, 3 * SCALE)
-            _stamp(image, (x, y - RADIUS * 0.5), "gap", 10 * SCALE, HIGHLIGHT)
+def _open_cells(where: Layout, symbols: dict[str, Symbol]) -> Group:
+    """Open positions: outlined, with the number a player types and the cell's coordinates (a second way of
+    typing it: minor text); owed gaps filled and framed."""
+    r = where.radius
+    groups: list[Item] = []
+    for cell in sorted(set(where.numbers) | where.gaps, key=lambda c: where.numbers.get(c, 0)):
+        x, y = centre = where.centre(cell)
+        if cell in where.gaps:
+            items: list[Item] = [Use(_hexagon(symbols, r, 0.94, GAP_FILL, HIGHLIGHT, 3), centre)]
         else:
-            _hexagon(image, centre, 0.94, None, OPEN_LINE, SCALE)
-        if cell in numbers:
-            _stamp(image, centre, str(numbers[cell]), 19 * SCALE, FOREGROUND)
-            _stamp(image, (x, y + RADIUS * 0.62), f"{cell[0]},{cell[1]}", 9 * SCALE, MUTED)
+            items = [Use(_hexagon(symbols, r, 0.94, None, OPEN_LINE, 1), centre)]
+        number = where.numbers.get(cell)
+        if number is not None:
+            items.append(Text(centre, str(number), readable(where.width, 19), FOREGROUND, "mm"))
+            items.append(Text((x, y + r * 0.62), f"{cell[0]},{cell[1]}", 9 * r / RADIUS, MUTED, "mm", minor=True))
+        kind, ident = ("spot", str(number)) if number is not None else ("gap", f"{cell[0]},{cell[1]}")
+        groups.append(Group(tuple(items), kind, ident, (("cell", f"{cell[0]},{cell[1]}"),)))
+    return Group(tuple(groups), "open")
 
 
-def _hexagon(image: Image.Image, centre: Point, size: float, fill: Colour | None, outline: Colour, width: int) -> None:
-    """A hexagon of ``size`` times a tile's radius, from a cached sprite: Pillow draws a polygon's thick outline
-    through a mask as large as the whole picture, which cost more than everything else on a big board. An outline
-    alone (every open position has one) is its colour through a one-bit mask of the sprite's pixels: the same
-    pixels (polygons are not anti-aliased, so the sprite is opaque or clear), pasted in a fifth of the time."""
-    corner = (round(centre[0]) - RADIUS, round(centre[1]) - RADIUS)
-    if fill is None:
-        image.paste(outline, corner, _outline_mask(size, outline, width))
-        return
-    sprite = _hexagon_sprite(size, fill, outline, width)
-    image.paste(sprite, corner, sprite)
+def _last_cells(state: DragonsState) -> list[Cell]:
+    if state.last is None:
+        return []
+    return [state.last["cell"], *(cell for cell, _ in state.last["autos"])]
 
 
-@lru_cache(maxsize=16)
-def _hexagon_sprite(size: float, fill: Colour | None, outline: Colour, width: int) -> Image.Image:
-    sprite = Image.new("RGBA", (2 * RADIUS + 1, 2 * RADIUS + 1), (0, 0, 0, 0))
-    ImageDraw.Draw(sprite).polygon(corners((RADIUS, RADIUS), RADIUS * size), fill=fill, outline=outline, width=width)
-    return sprite
+def _frames(state: DragonsState, where: Layout, symbols: dict[str, Symbol]) -> Group:
+    """The last placement framed thick, its auto moves thin (under the loop trace)."""
+    items: list[Item] = []
+    for number, cell in enumerate(_last_cells(state), 1):
+        name = _hexagon(symbols, where.radius, 0.97, None, HIGHLIGHT, 4 if number == 1 else 2)
+        items.append(Use(name, where.centre(cell)))
+    return Group(tuple(items), "last-move")
 
 
-@lru_cache(maxsize=16)
-def _outline_mask(size: float, outline: Colour, width: int) -> Image.Image:
-    return _opaque(_hexagon_sprite(size, None, outline, width))
+def _badges(state: DragonsState, where: Layout) -> Group:
+    """The last placement and its auto moves numbered 1, 2, 3... in order (over the loop trace)."""
+    size = readable(where.width)
+    badge = size * 0.72
+    items: list[Item] = []
+    for number, cell in enumerate(_last_cells(state), 1):
+        x, y = corners(where.centre(cell), where.radius)[4]
+        x += badge * 1.1
+        items.append(Ellipse((x - badge, y - badge, x + badge, y + badge), HIGHLIGHT, BACKGROUND, 1))
+        items.append(Text((x, y), str(number), size, BACKGROUND, "mm"))
+    return Group(tuple(items), "badges")
 
 
-def _stamp(image: Image.Image, xy: Point, text: str, size: int, colour: Colour, anchor: str = "mm") -> None:
-    """``text`` placed like ``draw.text(xy, ..., anchor=anchor)`` at ``xy`` rounded to whole pixels, through
-    :func:`draw_text`'s cache of rasterised glyphs: a big board shows a hundred labels, and rasterising each anew
-    was most of the drawing."""
-    draw_text(ImageDraw.Draw(image), (round(xy[0]), round(xy[1])), text, size, colour, anchor)
-
-
-def _loops(draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout) -> None:
+def _loops(state: DragonsState, where: Layout) -> Group:
     """Loops the last move made, traced through the edges they cross; the winning one thick, in a colour no band
     has, over a dark edge so that it reads on ivory and red bands alike."""
+    k = where.radius / RADIUS
+    items: list[Item] = []
     for _, loop, won in sorted(state.loops, key=lambda entry: entry[2]):  # the winning loop on top
-        points = _loop_points(loop, layout)
+        points = _loop_points(loop, where)
+        closed = (*points, points[0])
         if won:
-            draw.line([*points, points[0]], fill=BACKGROUND, width=9 * SCALE, joint="curve")
-        draw.line([*points, points[0]], fill=WIN_LOOP if won else MUTED, width=(5 if won else 2) * SCALE, joint="curve")
+            items.append(Line(closed, BACKGROUND, 9 * k, round=True))
+        items.append(Line(closed, WIN_LOOP if won else MUTED, (5 if won else 2) * k, round=True))
+    return Group(tuple(items), "loops")
 
 
-def _loop_points(loop: Sequence[Cell], layout: Layout) -> list[Point]:
+def _loop_points(loop: Sequence[Cell], where: Layout) -> list[Point]:
     """The midpoints of the edges the loop crosses, in order: a trace that follows the bands."""
     points = []
     for i, cell in enumerate(loop):
         other = loop[(i + 1) % len(loop)]
         edge = DIRECTIONS.index((other[0] - cell[0], other[1] - cell[1]))
-        points.append(midpoint(layout.centre(cell), RADIUS, edge))
+        points.append(midpoint(where.centre(cell), where.radius, edge))
     return points
 
 
-def _last_move(
-    image: Image.Image, draw: ImageDraw.ImageDraw, state: DragonsState, layout: Layout, badges: bool
-) -> None:
-    """Frame the last placement and its auto moves (``badges=False``), or number them 1, 2, 3... in order
-    (``badges=True``): the frames go under the loop trace, the numbers over it."""
-    if state.last is None:
-        return
-    order = [state.last["cell"], *(cell for cell, _ in state.last["autos"])]
-    for number, cell in enumerate(order, 1):
-        centre = layout.centre(cell)
-        if not badges:
-            _hexagon(image, centre, 0.97, None, HIGHLIGHT, (4 if number == 1 else 2) * SCALE)
-            continue
-        x, y = corners(centre, RADIUS)[4]
-        badge = 9 * SCALE
-        x += badge * 1.1
-        draw.ellipse((x - badge, y - badge, x + badge, y + badge), fill=HIGHLIGHT, outline=BACKGROUND, width=SCALE)
-        _stamp(image, (x, y), str(number), 12 * SCALE, BACKGROUND)
+def winning_dragon(state: DragonsState) -> Dragon | None:
+    """The dragon that won a game played to the end of the pool or to a closed dragon (not a loop: those are
+    traced as loops): the winner's best by the goal's measure (Tantrix points; holes; size where the largest
+    wins a tie). None while the game runs, after a resignation, a draw, a loop win, or a tie the largest lost."""
+    outcome = state.outcome()
+    if outcome is None or not outcome.winners or state.resigned or outcome.cause:
+        return None
+    if any(won for _colour, _loop, won in state.loops):
+        return None
+    goal = state.goal
+    if goal not in ("tantrix", "all_out_most_eyes", "end_first", "end_single", "end_most", "loop"):
+        return None
+    if goal == "loop" and tiebreak(state.options) != "tie_largest_wins":
+        return None
+    seat = outcome.winners[0]
+    graph = RegionGraph(state.tiles, state.crossed)
+    mine = graph.dragons_through(sorted(state.tiles), lambda node: graph.colour(node) == seat)
+    if goal == "tantrix":
+        return max(mine, key=lambda d: d.holes * (2 if d.closed else 1), default=None)
+    complete = [d for d in mine if d.closed and d.holes >= state.num_eyes]
+    if goal == "loop":
+        return max(complete, key=lambda d: d.size, default=None)
+    return max(complete, key=lambda d: d.holes, default=None)
 
 
-def _legend_note(image: Image.Image, state: DragonsState, layout: Layout) -> None:
-    """Under the legend's tiles: how to read the badges (after a move) and how to type a move."""
-    y = layout.board_bottom + MARGIN + LEGEND_RADIUS
-    note = "type a letter and a position number, e.g. d3"
+# ---- the legend -----------------------------------------------------------------------------------------------
+
+
+def _legend(state: DragonsState, where: Layout, symbols: dict[str, Symbol]) -> Group:
+    """The eight tiles with the letters a player types."""
+    step = LEGEND_RADIUS * 2.4
+    x0 = (where.width - step * 8) / 2 + step / 2
+    y = where.legend_y
+    groups: list[Item] = []
+    for placement, letter in enumerate(LETTERS):
+        x = x0 + step * placement
+        use = Use(_tile(symbols, placement, state.crossed, LEGEND_RADIUS), (x, y))
+        text = Text((x, y + LEGEND_RADIUS + where.text * 0.75), letter, where.text, FOREGROUND, "mm")
+        groups.append(Group((use, text), "letter", letter))
+    return Group(tuple(groups), "legend")
+
+
+def note_text(state: DragonsState) -> str:
+    """What the note under the legend says: how to read the badges (after a move), the gaps owed, and, while the
+    game runs, how to type a move."""
+    parts = []
     if state.last is not None:
         autos = len(state.last["autos"])
-        note = (
-            "badges: 1 = last tile"
-            + (f", 2-{autos + 1} = its auto moves in order" if autos > 1 else ", 2 = its auto move" if autos else "")
-            + "; "
-            + note
-        )
-    _stamp(image, (layout.width / 2, y + LEGEND_RADIUS + 32 * SCALE), note, 11 * SCALE, MUTED)
+        more = f", 2-{autos + 1} = its auto moves in order" if autos > 1 else ", 2 = its auto move" if autos else ""
+        parts.append(f"badges: 1 = last tile{more}")
+    if not state.is_over:
+        if state.gap_owed:
+            parts.append("a gap (framed) must be filled first")
+        parts.append("type a letter and a position number, e.g. d3")
+    return "; ".join(parts)
+
+
+def _legend_note(where: Layout) -> Group:
+    size = where.text
+    items: list[Item] = []
+    for k, line in enumerate(where.note):
+        if line:
+            items.append(Text((where.width / 2, where.note_y + k * size * 1.45), line, size, MUTED, "mm"))
+    return Group(tuple(items), "note")
+
+
+# ---- the header -------------------------------------------------------------------------------------------------
+
+
+def header(state: DragonsState) -> head.Header:
+    """The shared header: status, a row per player, the tiles left and the last move in words."""
+    seats = tuple(
+        head.Seat(seat, name, COLOUR_NAMES[seat], *PLAYER_COLOURS[seat]) for seat, name in enumerate(state.players)
+    )
+    left = f"{state.remaining} tile{'s' if state.remaining != 1 else ''} left"
+    lines = (last_text(state),) if state.last is not None else ()
+    return head.Header(status(state), seats, None if state.is_over else state.to_move, lines, left)
+
+
+def status(state: DragonsState) -> head.Status:
+    """``alice to move``, ``alice to move: a gap move is owed``, ``alice wins: a loop through 12 tiles``..."""
+    outcome = state.outcome()
+    if outcome is None:
+        detail = "a gap move is owed" if state.gap_owed else ""
+        return head.Status.to_move(state.turn, state.players[state.turn], "move", detail)
+    return head.Status.ended(outcome, state.players, _how(state, outcome.reason))
+
+
+def _how(state: DragonsState, reason: str) -> str:
+    """The rules' sentence for the end as the status's how: the winner's own name and "wins" taken off the front
+    (the status says them), every player named by name alone, "the tiles ran out" kept as a lead."""
+    lead = ""
+    if reason.startswith("the tiles ran out; "):
+        lead, reason = "the tiles ran out, ", reason.removeprefix("the tiles ran out; ")
+    reason = reason.removeprefix("draw: ")
+    outcome = state.outcome()
+    if outcome is not None and outcome.winners:
+        winner = f"{COLOUR_NAMES[outcome.winners[0]]} ({state.players[outcome.winners[0]]})"
+        for front in (f"{winner} wins with ", f"{winner} wins: ", f"{winner} "):
+            if reason.startswith(front):
+                reason = reason.removeprefix(front)
+                break
+    for seat, name in enumerate(state.players):
+        reason = reason.replace(f"{COLOUR_NAMES[seat]} ({name})", name)
+    return lead + reason
+
+
+def last_text(state: DragonsState) -> str:
+    """The last placement and its auto moves in words, as typed."""
+    last = state.last
+    assert last is not None
+    cell = last["cell"]
+    words = f"placed {LETTERS[last['placement']]}@{cell[0]},{cell[1]}"
+    autos = [f"{LETTERS[p]}@{c[0]},{c[1]}" for c, p in last["autos"]]
+    if autos:
+        words += f", then {len(autos)} auto move{'s' if len(autos) != 1 else ''}: {', '.join(autos)}"
+    return head.last_move(state.players[last["seat"]], words)

@@ -54,7 +54,7 @@ class ReplayGif:
 def board_images(states: Sequence[GameState]) -> Iterator[Image.Image]:
     """The boards of ``states`` (one game) as RGB images, one at a time, each valid until the next is asked for
     (copy one to keep it): the game renderer's ``replay_images`` where it has one (a layout shared by all frames,
-    one picture updated from frame to frame), else its ``render_image`` per state, else its PNG decoded."""
+    so that the board keeps its place), else its ``render_image`` per state, else its PNG decoded."""
     module = importlib.import_module(f"render.{states[0].game.name}")
     if hasattr(module, "replay_images"):
         pictures = module.replay_images(states)

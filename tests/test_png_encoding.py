@@ -9,10 +9,11 @@ import io
 from PIL import Image, ImageChops, ImageDraw, ImageStat
 
 import render
-from render.backgammon import CHECKERS, _slot_centre
+from render.backgammon import CHECKERS
+from render.backgammon import layout as backgammon_layout
 from render.backgammon import render_image as backgammon_image
 from render.common import BACKGROUND, PLAYER_COLOURS, to_png
-from render.dragons import Layout
+from render.dragons import layout as dragons_layout
 from render.dragons import render_image as dragons_image
 from render.druid import render_scene
 from render.palette import SEPARATION, encode_png, png_bytes
@@ -72,7 +73,7 @@ def test_dragons_bands_keep_the_exact_player_colours_at_every_edge() -> None:
     state.loops, state.last = [], None  # nothing drawn over the bands
     drawn = dragons_image(state)
     decoded = decode(to_png(drawn)).convert("RGB")
-    layout = Layout(state)
+    layout = dragons_layout(state)[1]
     for cell, placement in state.tiles.items():
         for edge, colour in enumerate(EDGE_COLOURS[placement]):
             assert decoded.getpixel(layout.pixel(cell, edge, inset=0.12)) == FILLS[colour], (cell, edge)
@@ -83,8 +84,9 @@ def test_backgammon_checkers_keep_their_exact_colours() -> None:
     state = BackgammonState.from_points(["alice", "bob"], {1: 2, 12: 5, 17: 3, 19: 5}, {24: 2, 13: 5}, (6, 3), "X")
     drawn = backgammon_image(state)
     decoded = decode(render.board_png(state)).convert("RGB")
+    board = backgammon_layout(state)[1]
     for colour, point in ((EKS, 12), (OHS, 13)):
-        x, y = _slot_centre(point, 0)
+        x, y = (round(v) for v in board.slot_centre(point, 0))
         assert decoded.getpixel((x - 8, y - 8)) == CHECKERS[colour][0]
     assert_kept_exactly(drawn, render.board_png(state), [fill for fill, _rim in CHECKERS.values()])
 

@@ -4,7 +4,8 @@ Without a clock the picture is today's, byte for byte. With one, only the header
 beside its own seat, in ink, led by a clock face; a note with under a day left sits on a CLOCK_LOW pill (and
 only such a note), a colour that reads on the panel and stands apart from every other header colour under the
 common red-green colour blindnesses; long names and long notes are wrapped or shortened as the headers already
-do, never cut or drawn over each other.
+do, never cut or drawn over each other. Backgammon and Dragons draw the shared header (render.header), checked
+here through their scenes; Druid and Drogo draw their own.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import itertools
+import math
 from collections.abc import Mapping
 
 import pytest
@@ -20,6 +22,7 @@ from zlib_ng import zlib_ng
 
 import render
 from render import backgammon, dragons, drogo, druid
+from render import header as head
 from render.common import (
     BACKGROUND,
     CLOCK_LOW,
@@ -32,6 +35,7 @@ from render.common import (
     ink_on,
     note_width,
 )
+from render.scene import Group, Text, group_texts
 from rules import registry
 from rules.base import GameState
 from rules.rng import Rng
@@ -66,11 +70,12 @@ MID = ["backgammon-mid", "druid-square", "druid-hex3", "drogo-2p", "drogo-4p", "
 
 #: sha256 of each position's picture as drawn before clocks existed (commit 8bf1eef), with the library versions
 #: that drew it: other versions of Pillow, FreeType or zlib-ng rasterise or deflate differently. Druid's hex3, walk
-#: and over since carry the markers of stones hidden behind or under other stones (render.druid.hidden_tops)
+#: and over since carry the markers of stones hidden behind or under other stones (render.druid.hidden_tops);
+#: Backgammon and Dragons are drawn as scenes with the shared header since issue 27
 TODAY = {
-    "backgammon-start": "4635aacbfd4e7102137daec96bc0692e",
-    "backgammon-mid": "c5bcf6b08cfa692aeca9c1fdb9383c66",
-    "backgammon-over": "a88eed483c61b16fcfba87f6dad98951",
+    "backgammon-start": "ab3accddf383ace19d2f1533f20d4e22",
+    "backgammon-mid": "4c1f3619aedfc8ffcb8fd983a184f19d",
+    "backgammon-over": "5e6cae0d378acd6579fc1f21cf4ed61c",
     "druid-square": "d8e8a9ff4232183c0a67caad8b160dec",
     "druid-hex3": "9f32219e89e56329e5d751711a0c554b",
     "druid-walk": "4abff68c94003b4e7cd554c1f276df1b",
@@ -78,8 +83,8 @@ TODAY = {
     "drogo-2p": "70167b5e23ea99e548e44ad993b82cc2",
     "drogo-4p": "8875d33806448c9370a3b4867e8759b3",
     "drogo-over": "ab64526e11c226ea63995081905d9030",
-    "dragons-mid": "fd181a96c7f884dee6e6a4d993b5732a",
-    "dragons-over": "cd999f91e9e9b00dcbbb077c11532ac2",
+    "dragons-mid": "d1bf1c9f3f84ae24f1da5aa92b8fb52b",
+    "dragons-over": "c8cd2fc00fb2a34b00fee1f1aead475c",
 }
 TODAY_VERSIONS = ("13.0.0", "2.14.3", "2.3.3")
 
@@ -116,8 +121,25 @@ def header_bottom(state: GameState, width: int) -> int:
     if name == "druid":
         return druid.header(state, width).height
     if name == "dragons":
-        return (dragons.HEADER + dragons.MARGIN) // dragons.SCALE
-    return {"backgammon": backgammon.HEADER, "drogo": drogo.HEADER}[name]
+        return math.ceil(dragons.layout(state)[1].header_bottom)
+    if name == "backgammon":
+        return math.ceil(backgammon.layout(state)[1].top - backgammon.LABEL)
+    return drogo.HEADER
+
+
+def shared_seats(
+    state: GameState, clock: Mapping[int, str] | None = None, ratings: Mapping[int, str] | None = None
+) -> dict[int, Group]:
+    """The seat groups of a shared header (Backgammon, Dragons), by seat."""
+    return {int(group.id): group for group in render.board_scene(state, clock, ratings).tagged("seat")}
+
+
+def text_box(text: Text) -> tuple[float, float, float, float]:
+    """Where a text of a scene is drawn (left, top, right, bottom), by its font's measures."""
+    width = head.width_of(text.text, round(text.size))
+    left = text.xy[0] - {"l": 0, "m": width / 2, "r": width}[text.anchor[0]]
+    middle = text.xy[1] if text.anchor[1] == "m" else text.xy[1] + text.size / 2
+    return (left, middle - text.size * 0.6, left + width, middle + text.size * 0.6)
 
 
 def mover(state: GameState) -> int:
@@ -180,9 +202,9 @@ def test_notes_change_the_header_and_nothing_else(key: str) -> None:
 def seat_chip_box(image: Image.Image, state: GameState, seat: int, bottom: int) -> tuple[int, ...]:
     """Where ``seat``'s chip (or Backgammon disc) stands in the seat line(s) of the header, found by its fill."""
     name = state.game.name
-    if name == "backgammon":
-        fill = backgammon.CHECKERS[state.colour[seat]][0]
-        box = (backgammon.MARGIN + 12, 38, backgammon.MARGIN + 34, bottom)
+    if name in render.SCENE_GAMES:
+        [chip] = [item for item in shared_seats(state)[seat].items if isinstance(item, Group) and item.kind == "chip"]
+        fill, box = chip.items[0].fill, tuple(round(v) for v in chip.items[0].box)  # type: ignore[union-attr]
     elif name == "druid":
         fill, box = PLAYER_COLOURS[seat][0], (30, 44, 56, bottom)
     else:
@@ -211,7 +233,7 @@ def test_each_note_stands_by_its_own_seat(key: str) -> None:
         assert ink >= 40, (seat, ink)
         chip = seat_chip_box(image, state, seat, bottom)
         middle = (chip[1] + chip[3]) / 2
-        if state.game.name in ("druid", "backgammon"):
+        if state.game.name in ("druid", *render.SCENE_GAMES):
             assert pill[1] <= middle <= pill[3], (seat, pill, chip)
         else:
             assert middle < pill[1] <= chip[3] + 12, (seat, pill, chip)
@@ -330,69 +352,64 @@ def test_druid_long_names_and_notes(key: str) -> None:
     edges_clear(image, head.height)
 
 
-@pytest.mark.parametrize("key", ["backgammon-start", "backgammon-mid"])
-def test_backgammon_long_names_and_notes(key: str) -> None:
-    """The pips and modes stay whole (a long name is shortened with "..." as before), the notes are whole and
-    end before the cube's text, and the two rows' notes do not touch."""
+def assert_header_clear(state: GameState, clock: Mapping[int, str], ratings: Mapping[int, str] | None = None) -> None:
+    """A shared header (Backgammon, Dragons) with long names and notes: every note whole and right-aligned at the
+    margin, every row's text whole, no text past the margins, no two texts of the header over each other."""
+    drawn = render.board_scene(state, clock, ratings)
+    margin = backgammon.MARGIN if state.game.name == "backgammon" else dragons.MARGIN
+    [header] = drawn.tagged("header")
+    boxes = []
+    for group in drawn.tagged("seat"):
+        seat = int(group.id)
+        [note] = [item for item in group.items if isinstance(item, Group) and item.kind == "clock"]
+        assert " ".join(group_texts(note)) == clock[seat]
+        rows = " ".join(item.text for item in group.items if isinstance(item, Text))
+        assert rows.replace("  ", " ").startswith(state.players[seat])
+    for text in (
+        item for item, _groups in drawn.walk() if isinstance(item, Text) and any(g is header for g in _groups)
+    ):
+        box = text_box(text)
+        assert margin - 1 <= box[0] and box[2] <= drawn.width - margin + 1, text
+        if text.anchor[0] != "m":  # chip letters sit inside their chips
+            boxes.append((box, text.text))
+    for (first, a), (second, b) in itertools.combinations(boxes, 2):
+        overlap = (
+            min(first[2], second[2]) - max(first[0], second[0]),
+            min(first[3], second[3]) - max(first[1], second[1]),
+        )
+        assert overlap[0] <= 0 or overlap[1] <= 2, (a, b)
+    edges_clear(drawing(state, clock), header_bottom(state, drawn.width))
+
+
+@pytest.mark.parametrize("key", ["backgammon-start", "backgammon-mid", "dragons-mid", "dragons-over"])
+def test_shared_header_long_names_and_notes(key: str) -> None:
     state = played(key, LONG)
-    clock = long_clock(state)
-    rows = backgammon.header_rows(state, clock)
-    assert rows is not None
-    cube_text = backgammon._cube_text(state)
-    cube_left = backgammon.WIDTH - backgammon.MARGIN - backgammon._width(cube_text, backgammon.ROW_SIZE)
-    blocks = []
-    for row in rows:
-        _letter, _name, rest = backgammon._row_parts(state, row.colour)
-        assert row.text.endswith(rest) and "..." in row.text, row.text
-        note = clock[state.seat_of_colour(row.colour)]
-        assert " ".join(row.note) == note
-        end = backgammon.MARGIN + 40 + backgammon._width(row.text, row.size)
-        width = note_width(row.note, row.note_size, clock_is_low(note))
-        assert end + 8 <= row.note_x and row.note_x + width + 8 <= cube_left, (end, row.note_x, width, cube_left)
-        half = round(row.note_size * 0.62) + (len(row.note) - 1) * row.note_size / 2
-        blocks.append((row.y - half, row.y + half))
-    assert blocks[0][1] < blocks[1][0] and blocks[0][0] > 34 and blocks[1][1] < backgammon.HEADER, blocks
-    edges_clear(drawing(state, clock), backgammon.HEADER)
+    assert_header_clear(state, long_clock(state))
 
 
 @pytest.mark.parametrize(
-    ("module", "key", "words", "rows"),
-    [
-        (drogo, "drogo-2p", (), 2),
-        (drogo, "drogo-4p", (), 3),
-        (drogo, "drogo-4p", ("-size=12",), 2),
-        (drogo, "drogo-4p", ("-size=3",), 3),
-        (dragons, "dragons-mid", (), 2),
-    ],
+    ("key", "words", "rows"),
+    [("drogo-2p", (), 2), ("drogo-4p", (), 3), ("drogo-4p", ("-size=12",), 2), ("drogo-4p", ("-size=3",), 3)],
 )
-def test_seats_side_by_side_never_overlap(module: object, key: str, words: tuple[str, ...], rows: int) -> None:
-    """Drogo and Dragons: seats whose name and note do not fit side by side flow into another row (the header
-    grows); in a row no two seats overlap, none passes the margin or (first row) Dragons' tiles count, and the
-    notes are whole. On a big Drogo board the flat map rises beside the header: its coordinates stay below."""
+def test_seats_side_by_side_never_overlap(key: str, words: tuple[str, ...], rows: int) -> None:
+    """Drogo: seats whose name and note do not fit side by side flow into another row (the header grows); in a
+    row no two seats overlap, none passes the margin, and the notes are whole. On a big Drogo board the flat map
+    rises beside the header: its coordinates stay below."""
     state = played(key, LONG, words)
     clock = long_clock(state)
     image = drawing(state, clock)
-    if module is drogo:
-        scale, name_size, note_size = 1, drogo.SEAT_FONT, drogo.NOTE_FONT
-        cells = drogo.seat_cells(state, image.width, clock)
-        assert cells is not None
-        top, limit = drogo.header_height(state, cells), image.width - drogo.MARGIN
-        x0, y0 = drogo.map_origin(state, top)
-        notes_bottom = max(c.y + 13 + drogo.NOTE_LINE * len(c.note) + 10 for c in cells)
-        assert max(c.right for c in cells) <= x0 - 30 or notes_bottom < y0 - 11 - 8, (notes_bottom, y0)
-        pool = 0.0
-    else:
-        scale, name_size, note_size = dragons.SCALE, dragons.ROW_SIZE, dragons.ROW_SIZE
-        cells = dragons.seat_cells(state, image.width * scale, clock)
-        assert cells is not None
-        top, limit = dragons.header_height(cells), image.width * scale - dragons.MARGIN
-        pool = font(dragons.ROW_SIZE).getlength(f"Tiles left: {state.remaining}") + 18 * scale
+    cells = drogo.seat_cells(state, image.width, clock)
+    assert cells is not None
+    top, limit = drogo.header_height(state, cells), image.width - drogo.MARGIN
+    x0, y0 = drogo.map_origin(state, top)
+    notes_bottom = max(c.y + 13 + drogo.NOTE_LINE * len(c.note) + 10 for c in cells)
+    assert max(c.right for c in cells) <= x0 - 30 or notes_bottom < y0 - 11 - 8, (notes_bottom, y0)
     assert len({c.y for c in cells}) == rows  # where these names and notes do not fit beside each other
     ends = []
     for c in cells:
         assert " ".join(c.note) == clock[c.seat]
-        ends.append(c.x + 40 * scale + max(font(name_size).getlength(c.label), note_width(c.note, note_size)))
-        assert ends[-1] <= limit - (pool if c.y == cells[0].y else 0), c
+        ends.append(c.x + 40 + max(font(drogo.SEAT_FONT).getlength(c.label), note_width(c.note, drogo.NOTE_FONT)))
+        assert ends[-1] <= limit, c
     for (first, end), second in itertools.pairwise(zip(cells, ends, strict=True)):
         assert first.y != second[0].y or end < second[0].x
-    edges_clear(image, top // scale)
+    edges_clear(image, top)

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 import render
-from render.backgammon import _status
+from render.backgammon import status
 from rules import registry
 from rules.base import GameState
 
@@ -45,7 +45,9 @@ def test_a_game_ended_early_still_renders(name: str, moves: int, ending: str) ->
 def test_a_cancelled_backgammon_game_says_so_and_names_no_winner() -> None:
     state = started("backgammon", 1)
     state.cancel("bob declined to play")
-    assert _status(state) == "Game cancelled: bob declined to play"
+    assert status(state).text == "Game cancelled: bob declined to play"
     resigned = started("backgammon", 0)
+    loser = resigned.players[resigned.to_move]
     resigned.resign(resigned.to_move)
-    assert "wins 1 point" in _status(resigned)
+    winner = resigned.players[1 - resigned.players.index(loser)]
+    assert status(resigned).text == f"{winner} wins: {loser} resigned, 1 point"

@@ -13,8 +13,18 @@ from PIL import Image, ImageChops
 import render
 from render import backgammon, dragons, drogo, druid
 from render.common import font, note_width
+from render.scene import Text
 from rules.base import GameState
-from tests.test_render_clock import LONG, MID, edges_clear, header_bottom, long_clock, played
+from tests.test_render_clock import (
+    LONG,
+    MID,
+    assert_header_clear,
+    edges_clear,
+    header_bottom,
+    long_clock,
+    played,
+    shared_seats,
+)
 
 
 def sample_ratings(state: GameState) -> dict[int, str]:
@@ -48,56 +58,45 @@ def test_each_rating_follows_its_players_name(key: str) -> None:
     name = state.game.name
     if name == "druid":
         labels = druid.seat_lines(state, ratings)
-    elif name == "backgammon":
-        labels = [
-            "".join(backgammon._row_parts(state, state.colour[seat], ratings)) for seat in range(len(state.players))
-        ]
+    elif name in render.SCENE_GAMES:
+        seats = shared_seats(state, None, ratings)
+        labels = [" ".join(t.text for t in seats[seat].items if isinstance(t, Text)) for seat in range(len(seats))]
     else:
-        module = drogo if name == "drogo" else dragons
-        width = drawing(state, None, ratings).width * (dragons.SCALE if name == "dragons" else 1)
-        cells = module.seat_cells(state, width, None, ratings)
+        cells = drogo.seat_cells(state, drawing(state, None, ratings).width, None, ratings)
         assert cells is not None
         labels = [cell.label for cell in sorted(cells, key=lambda cell: cell.seat)]
     for seat, player in enumerate(state.players):
         assert f"{player} ({ratings[seat]})" in labels[seat], (seat, labels[seat])
 
 
-@pytest.mark.parametrize(("key", "words"), [("drogo-4p", ()), ("drogo-4p", ("-size=3",)), ("dragons-mid", ())])
+@pytest.mark.parametrize(("key", "words"), [("drogo-4p", ()), ("drogo-4p", ("-size=3",))])
 def test_long_names_ratings_and_notes_side_by_side_never_overlap(key: str, words: tuple[str, ...]) -> None:
     state = played(key, LONG, words)
     clock, ratings = long_clock(state), sample_ratings(state)
     image = drawing(state, clock, ratings)
-    if state.game.name == "drogo":
-        scale, name_size, note_size = 1, drogo.SEAT_FONT, drogo.NOTE_FONT
-        cells = drogo.seat_cells(state, image.width, clock, ratings)
-        assert cells is not None
-        top, limit, pool = drogo.header_height(state, cells), image.width - drogo.MARGIN, 0.0
-    else:
-        scale, name_size, note_size = dragons.SCALE, dragons.ROW_SIZE, dragons.ROW_SIZE
-        cells = dragons.seat_cells(state, image.width * scale, clock, ratings)
-        assert cells is not None
-        top, limit = dragons.header_height(cells), image.width * scale - dragons.MARGIN
-        pool = font(dragons.ROW_SIZE).getlength(f"Tiles left: {state.remaining}") + 18 * scale
+    cells = drogo.seat_cells(state, image.width, clock, ratings)
+    assert cells is not None
+    top, limit = drogo.header_height(state, cells), image.width - drogo.MARGIN
     ends = []
     for cell in cells:
         assert f"({ratings[cell.seat]})" in cell.label
-        ends.append(cell.x + 40 * scale + max(font(name_size).getlength(cell.label), note_width(cell.note, note_size)))
-        assert ends[-1] <= limit - (pool if cell.y == cells[0].y else 0), cell
+        ends.append(
+            cell.x + 40 + max(font(drogo.SEAT_FONT).getlength(cell.label), note_width(cell.note, drogo.NOTE_FONT))
+        )
+        assert ends[-1] <= limit, cell
     for (first, end), second in itertools.pairwise(zip(cells, ends, strict=True)):
         assert first.y != second[0].y or end < second[0].x
-    edges_clear(image, top // scale)
+    edges_clear(image, top)
 
 
-def test_backgammon_keeps_the_rating_whole_beside_a_long_name() -> None:
-    state = played("backgammon-mid", LONG)
+@pytest.mark.parametrize("key", ["backgammon-mid", "dragons-mid"])
+def test_the_shared_header_keeps_long_names_ratings_and_notes_whole_and_apart(key: str) -> None:
+    state = played(key, LONG)
     clock, ratings = long_clock(state), sample_ratings(state)
-    rows = backgammon.header_rows(state, clock, ratings)
-    assert rows is not None
-    for row in rows:
-        seat = state.seat_of_colour(row.colour)
-        assert row.text.endswith(backgammon._row_parts(state, row.colour, ratings)[2]) and "..." in row.text
-        assert f"({ratings[seat]})" in row.text
-    edges_clear(drawing(state, clock, ratings), backgammon.HEADER)
+    assert_header_clear(state, clock, ratings)
+    for seat, group in shared_seats(state, clock, ratings).items():
+        row = " ".join(t.text for t in group.items if isinstance(t, Text))
+        assert f"{state.players[seat]} ({ratings[seat]})" in row, row
 
 
 def test_druid_wraps_a_long_name_with_its_rating_and_note() -> None:

@@ -1,0 +1,95 @@
+"""Boards for phones: shown about 400 pixels wide in a phone's chat, every text a player must read (names,
+ratings, clocks, scores, coordinates, the status, the last move, the legend) is at least 11 pixels tall there;
+and pictures are at most about 800 pixels wide, square or portrait.
+
+Measured on the scene (render.scene), which holds every text with its font size: a text of font size ``s`` in a
+picture ``w`` wide is ``s * 400 / w`` pixels on the phone. Tall means the font size (the em, as CSS's
+``font-size``): a capital is about seven tenths of it. Texts marked ``minor`` need not be read (a second way of
+writing a position already shown in large type); the only ones allowed are listed in :data:`MINOR`.
+
+Generic over games: each game drawn as a scene lists its smallest and largest pictures in :data:`CASES` (Druid's
+and Drogo's join when they are drawn as scenes)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+
+import render
+from render.scene import MAX_WIDTH, PHONE_TEXT, PHONE_WIDTH, Scene, Text
+from rules import registry
+from rules.base import GameState
+from rules.rng import Rng
+
+LONG = ["Alexandria_the_Great_of_Macedon_", "Bartholomew_Longname_the_Third_4"]
+CLOCK = {0: "less than a minute left", 1: "paused until the end of the month (vacation), then 7d per move"}
+RATINGS = {0: "1532", 1: "1000?"}
+
+
+def played(name: str, words: tuple[str, ...], seed: int, moves: int, names: list[str] | None = None) -> GameState:
+    game = registry.get(name)
+    state = game.new(game.parse_options(list(words), 2), names or ["alice", "bob"], seed)
+    rng = Rng(seed)
+    while not state.is_over and moves > 0:
+        forced = state.forced_move()
+        state.push(forced if forced is not None else state.random_move(rng))
+        moves -= 1
+    return state
+
+
+def backgammon_crowded() -> Scene:
+    """Long names, both modes, the cube owned at 64, checkers on the bar and borne off, long clock notes."""
+    state = played("backgammon", (), 5, 60, LONG)
+    state.cube, state.cube_owner, state.greedy, state.manual = 64, 1, [True, True], [True, True]
+    return render.board_scene(state, CLOCK, RATINGS)
+
+
+#: per game, its pictures at their smallest and largest: a label and the scene
+CASES: dict[str, list[tuple[str, Callable[[], Scene]]]] = {
+    "backgammon": [
+        ("the start", lambda: render.board_scene(played("backgammon", (), 1, 0))),
+        ("crowded header and board", backgammon_crowded),
+        ("won, long names", lambda: render.board_scene(played("backgammon", (), 5, 2000, LONG), CLOCK, RATINGS)),
+    ],
+    "dragons": [
+        ("the empty board", lambda: render.board_scene(played("dragons", (), 1, 0))),
+        ("a gap owed, long names", lambda: render.board_scene(played("dragons", (), 1, 3, LONG), CLOCK, RATINGS)),
+        (
+            "the widest 200-tile Tantrix board, finished",
+            lambda: render.board_scene(played("dragons", ("-tantrix", "-num_tiles=200"), 9, 2000), CLOCK, RATINGS),
+        ),
+    ],
+}
+
+#: the minor texts a game may draw: (the kind of group it sits in, what the text looks like)
+MINOR = {"dragons": [("spot", re.compile(r"-?\d+,-?\d+"))]}
+
+
+def test_every_game_drawn_as_a_scene_has_its_cases() -> None:
+    assert set(CASES) == set(render.SCENE_GAMES)
+
+
+@pytest.mark.parametrize(("game", "label"), [(game, label) for game, cases in CASES.items() for label, _ in cases])
+def test_every_text_a_player_must_read_is_11_px_on_a_phone(game: str, label: str) -> None:
+    drawn = dict(CASES[game])[label]()
+    assert drawn.width <= MAX_WIDTH and drawn.height >= drawn.width, (drawn.width, drawn.height)
+    texts = [(item, groups) for item, groups in drawn.walk() if isinstance(item, Text)]
+    assert len(texts) >= 10
+    small = []
+    for text, groups in texts:
+        if text.minor:
+            kind = next((group.kind for group in reversed(groups) if group.kind), "")
+            assert any(kind == allowed and pattern.fullmatch(text.text) for allowed, pattern in MINOR[game]), text
+            continue
+        on_phone = text.size * PHONE_WIDTH / drawn.width
+        if on_phone < PHONE_TEXT:
+            small.append((text.text, round(on_phone, 1)))
+    assert small == []
+
+
+def test_the_widest_dragons_board_is_drawn_at_the_width_limit() -> None:
+    """The largest case is a board that needs smaller tiles to fit: wider than the limit at full size."""
+    drawn = dict(CASES["dragons"])["the widest 200-tile Tantrix board, finished"]()
+    assert MAX_WIDTH - 20 <= drawn.width <= MAX_WIDTH
