@@ -3,7 +3,7 @@
 Without a clock the picture is today's, byte for byte. With one, only the header changes; every note is drawn
 beside its own seat, in ink, led by a clock face; a note with under a day left sits on a CLOCK_LOW pill (and
 only such a note), a colour that reads on the panel and stands apart from every other header colour under the
-common red-green colour blindnesses; long names and long notes are wrapped or shortened as the headers already
+common red-green colour blindnesses and tritanopia; long names and long notes are wrapped or shortened as the headers already
 do, never cut or drawn over each other. Backgammon, Dragons and Drogo draw the shared header (render.header),
 checked here through their scenes; Druid draws its own.
 """
@@ -82,7 +82,7 @@ TODAY = {
     "druid-walk": "4abff68c94003b4e7cd554c1f276df1b",
     "druid-over": "ff4eadd5f5e08851fd3ff691a24ab86f",
     "drogo-2p": "d33a15854b32633ba465628fe69bb284",
-    "drogo-4p": "5491cac7c2239f282b2776ad61a4cbb9",
+    "drogo-4p": "ec407e3ed0ebc0457022790cbce51111",
     "drogo-over": "8178e5f867ecda8b7a53df46b6b89617",
     "dragons-mid": "d1bf1c9f3f84ae24f1da5aa92b8fb52b",
     "dragons-over": "c8cd2fc00fb2a34b00fee1f1aead475c",
