@@ -257,9 +257,9 @@ def header(state: DrogoState) -> head.Header:
 
 
 def aside(state: DrogoState) -> str:
-    """The board's size and the options that change play: ``6x6``, ``8x8 -single -in_place``."""
+    """The board's size and the options that change play: ``6x6``, ``8x8, -single, -in_place``."""
     words = [f"-{name}" for name in ("single", "in_place", "easy_free", "no_superko") if state.options.get(name)]
-    return " ".join([f"{state.size}x{state.size}", *words])
+    return ", ".join([f"{state.size}x{state.size}", *words])
 
 
 def status(state: DrogoState) -> head.Status:

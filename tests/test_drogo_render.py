@@ -367,7 +367,7 @@ def test_the_last_move_is_said_in_words() -> None:
         "last: ann played a4, capturing 6 stacks (6 pieces)"
     )
     assert header(state).aside == "6x6"
-    assert header(played(2, ("-size=8", "-single", "-in_place"), 0)).aside == "8x8 -single -in_place"
+    assert header(played(2, ("-size=8", "-single", "-in_place"), 0)).aside == "8x8, -single, -in_place"
 
 
 # ---- the 3D view -----------------------------------------------------------------------------------------------
