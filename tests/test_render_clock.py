@@ -3,9 +3,9 @@
 Without a clock the picture is today's, byte for byte. With one, only the header changes; every note is drawn
 beside its own seat, in ink, led by a clock face; a note with under a day left sits on a CLOCK_LOW pill (and
 only such a note), a colour that reads on the panel and stands apart from every other header colour under the
-common red-green colour blindnesses and tritanopia; long names and long notes are wrapped or shortened as the headers already
-do, never cut or drawn over each other. Backgammon, Dragons and Drogo draw the shared header (render.header),
-checked here through their scenes; Druid draws its own.
+common red-green colour blindnesses and tritanopia; long names and long notes are wrapped or shortened as the
+headers already do, never cut or drawn over each other. Backgammon, Dragons and Drogo draw the shared header
+(render.header), checked here through their scenes; Druid draws its own.
 """
 
 from __future__ import annotations
