@@ -43,7 +43,8 @@ def played(
     name: str, moves: int, seed: int = 5, words: tuple[str, ...] = (), names: list[str] | None = None
 ) -> GameState:
     game = registry.get(name)
-    state = game.new(game.parse_options(list(words), 2), names or ["alice", "bob"], seed)
+    names = names or ["alice", "bob"]
+    state = game.new(game.parse_options(list(words), len(names)), names, seed)
     rng = Rng(seed)
     while not state.is_over and moves > 0:
         forced = state.forced_move()
@@ -68,6 +69,14 @@ POSITIONS: dict[str, Callable[[], tuple[GameState, dict[int, str] | None, dict[i
         None,
         {0: "unrated", 1: "1000?"},
     ),
+    "drogo start": lambda: (played("drogo", 0), None, None),
+    "drogo middle, four players, clock, ratings": lambda: (
+        played("drogo", 300, 5, (), ["alice", "bob", "carol", "dave"]),
+        {0: "23h 10m left", 1: "7d per move", 2: "paused (vacation)", 3: "6d 23h left"},
+        {0: "1532", 1: "1000?", 2: "unrated", 3: "2187"},
+    ),
+    "drogo 12x12 late, -single": lambda: (played("drogo", 3000, 5, ("-size=12", "-single")), None, None),
+    "drogo 4x4 over, odd names": lambda: (played("drogo", 2000, 5, ("-size=4",), LONG), None, None),
 }
 
 
@@ -110,10 +119,21 @@ def _outside_defs(root: ET.Element) -> list[ET.Element]:
 @pytest.mark.parametrize("key", list(POSITIONS))
 def test_the_png_and_the_svg_come_from_the_same_scene(key: str) -> None:
     state, clock, ratings = POSITIONS[key]()
-    drawn = render.board_scene(state, clock, ratings)
-    assert render.board_png(state, clock, ratings) == png.png(drawn)
-    text = render.board_svg(state, clock, ratings)
-    assert text == svg.svg(drawn)
+    assert_agree(state, clock, ratings, "top")
+
+
+@pytest.mark.parametrize("key", [key for key in POSITIONS if render.has_3d(key.split()[0])])
+def test_the_3d_views_png_and_svg_come_from_the_same_scene(key: str) -> None:
+    state, clock, ratings = POSITIONS[key]()
+    assert_agree(state, clock, ratings, "3d")
+
+
+def assert_agree(state: GameState, clock: dict[int, str] | None, ratings: dict[int, str] | None, view: str) -> None:
+    """The PNG and the SVG of ``state``'s board in ``view`` are the two backends' drawings of one scene: the same
+    tagged elements in the same order, the same texts, every symbol defined once and used."""
+    drawn = render.board_scene(state, clock, ratings, view)
+    assert render.board_png(state, clock, ratings, view) == png.png(drawn)
+    text = render.board_svg(state, clock, ratings, view)
     root = svg_root(text)
     assert root.attrib["viewBox"] == f"0 0 {drawn.width} {drawn.height}"
     assert (root.attrib["width"], root.attrib["height"]) == (str(drawn.width), str(drawn.height))
@@ -159,7 +179,7 @@ def test_odd_names_are_escaped_in_the_svg_and_kept_whole() -> None:
 
 
 def test_games_not_drawn_as_scenes_say_so() -> None:
-    for name in ("druid", "drogo"):
+    for name in ("druid",):
         state = played(name, 3)
         with pytest.raises(LookupError, match=f"{name} boards are not drawn as scenes yet"):
             render.board_svg(state)

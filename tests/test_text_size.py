@@ -8,7 +8,7 @@ picture ``w`` wide is ``s * 400 / w`` pixels on the phone. Tall means the font s
 writing a position already shown in large type); the only ones allowed are listed in :data:`MINOR`.
 
 Generic over games: each game drawn as a scene lists its smallest and largest pictures in :data:`CASES` (Druid's
-and Drogo's join when they are drawn as scenes)."""
+joins when it is drawn as a scene); a game's 3D view is measured too."""
 
 from __future__ import annotations
 
@@ -24,13 +24,20 @@ from rules.base import GameState
 from rules.rng import Rng
 
 LONG = ["Alexandria_the_Great_of_Macedon_", "Bartholomew_Longname_the_Third_4"]
-CLOCK = {0: "less than a minute left", 1: "paused until the end of the month (vacation), then 7d per move"}
-RATINGS = {0: "1532", 1: "1000?"}
+FOUR = [*LONG, "Cornelius_Maximilian_Feathersto", "Dorothea_Wilhelmina_Zu_Sayn_Wit"]
+CLOCK = {
+    0: "less than a minute left",
+    1: "paused until the end of the month (vacation), then 7d per move",
+    2: "6d 23h left",
+    3: "7d per move",
+}
+RATINGS = {0: "1532", 1: "1000?", 2: "unrated", 3: "2187"}
 
 
 def played(name: str, words: tuple[str, ...], seed: int, moves: int, names: list[str] | None = None) -> GameState:
     game = registry.get(name)
-    state = game.new(game.parse_options(list(words), 2), names or ["alice", "bob"], seed)
+    names = names or ["alice", "bob"]
+    state = game.new(game.parse_options(list(words), len(names)), names, seed)
     rng = Rng(seed)
     while not state.is_over and moves > 0:
         forced = state.forced_move()
@@ -59,6 +66,25 @@ CASES: dict[str, list[tuple[str, Callable[[], Scene]]]] = {
         (
             "the widest 200-tile Tantrix board, finished",
             lambda: render.board_scene(played("dragons", ("-tantrix", "-num_tiles=200"), 9, 2000), CLOCK, RATINGS),
+        ),
+    ],
+    "drogo": [
+        ("the smallest board, empty", lambda: render.board_scene(played("drogo", ("-size=3",), 1, 0))),
+        (
+            "the smallest board, four long names, finished",
+            lambda: render.board_scene(played("drogo", ("-size=3",), 1, 500, FOUR), CLOCK, RATINGS),
+        ),
+        (
+            "the largest board, four players, late",
+            lambda: render.board_scene(played("drogo", ("-size=12",), 1, 3000, FOUR), CLOCK, RATINGS),
+        ),
+        (
+            "the smallest board in 3D",
+            lambda: render.board_scene(played("drogo", ("-size=3",), 1, 20, FOUR), CLOCK, RATINGS, "3d"),
+        ),
+        (
+            "the largest board in 3D, late",
+            lambda: render.board_scene(played("drogo", ("-size=12",), 1, 3000, FOUR), CLOCK, RATINGS, "3d"),
         ),
     ],
 }
