@@ -88,9 +88,7 @@ class SettingsStore(CoreStore):
             raise DamagedRowError(f"the settings of server {guild_id} are damaged (not an object)")
         return ServerSettingsRow(int(row[0]), data)
 
-    async def save_server_settings(
-        self, guild_id: int, data: dict[str, Any], *, expected_version: int, by: str
-    ) -> int:
+    async def save_server_settings(self, guild_id: int, data: dict[str, Any], *, expected_version: int, by: str) -> int:
         """Replace a server's settings if they are still at ``expected_version`` (else :class:`StaleWriteError`
         and nothing written); the new version."""
         now = self.now()
@@ -131,9 +129,7 @@ class SettingsStore(CoreStore):
             )
             return int(cursor.lastrowid)
 
-    async def audit_log(
-        self, guild_id: int | None, *, limit: int = 20, offset: int = 0
-    ) -> tuple[list[AuditRow], int]:
+    async def audit_log(self, guild_id: int | None, *, limit: int = 20, offset: int = 0) -> tuple[list[AuditRow], int]:
         """A page of the audit log, newest first, and how many entries there are: one server's (``guild_id``), or
         with ``None`` every entry (the console's operator sees everything)."""
         condition, params = ("WHERE guild_id = ?", [guild_id]) if guild_id is not None else ("", [])
