@@ -51,6 +51,12 @@ class ChallengeButton(
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
         player = await bot.front.player_id(interaction.user)
+        if self.action == "accept" and interaction.guild_id is not None:  # a game it starts counts in the server
+            settings = await bot.actions.server_settings(interaction.guild_id)
+            refused = await bot.actions.may_join(settings, interaction.guild_id, player)
+            if refused:
+                await answer(interaction, refused, ephemeral=True)
+                return
         act = {"accept": bot.actions.accept, "decline": bot.actions.decline, "withdraw": bot.actions.cancel}
         result = await act[self.action](self.challenge_id, player)
         if not result.ok:
