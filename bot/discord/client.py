@@ -106,8 +106,12 @@ class PbmBot(commands.AutoShardedBot):
         self._computers = ComputerPool()
         offset = config.clock_offset
         self.clock: Callable[[], float] = clock or (lambda: time.time() + offset)
-        #: each member's commands per server, on the same clock (see :mod:`bot.discord.tree`)
-        self.command_rate = CommandRate(self.clock)
+        #: each member's commands per server, on the same clock (see :mod:`bot.discord.tree`); ``None``: no rate
+        self.command_rate = (
+            CommandRate(self.clock, burst=config.command_burst, seconds=config.command_seconds)
+            if config.command_burst
+            else None
+        )
 
     # attributes the cog and buttons use; set in setup_hook
     actions: Actions
