@@ -12,8 +12,8 @@ commands in a server all reach one process (Discord sends a server's events to t
 ``/challenge`` sent together cannot both pass a limit with one place left, nor both make the same challenge.
 
 **The rate.** :class:`CommandRate` is a token bucket per server and member on the actions' injectable clock: a
-burst of :data:`BURST` commands passes, then one every :data:`SECONDS_PER_COMMAND` seconds; a command beyond it is
-answered "slow down" with the wait, never dropped.
+burst of commands passes (``PBM_COMMAND_BURST``, 10 by default), then one every ``PBM_COMMAND_SECONDS`` (2); the
+Discord front answers a command beyond it "slow down" with the wait (:mod:`bot.discord.tree`), never dropping it.
 """
 
 from __future__ import annotations
@@ -32,10 +32,6 @@ from data.store import ChallengeRow
 from rules import registry
 from rules.base import GameError
 
-#: commands a member may send at once before the rate applies
-BURST = 10
-#: then one command every this many seconds
-SECONDS_PER_COMMAND = 2.0
 #: buckets kept before the full ones (members quiet for a while) are forgotten
 BUCKETS_KEPT = 10_000
 
@@ -44,7 +40,7 @@ class CommandRate:
     """A token bucket per key (a server and a member): ``burst`` tokens, one back every ``seconds`` seconds of
     ``clock``. :meth:`wait` takes a token and answers 0, or answers how long until one is back."""
 
-    def __init__(self, clock: Callable[[], float], *, burst: int = BURST, seconds: float = SECONDS_PER_COMMAND) -> None:
+    def __init__(self, clock: Callable[[], float], *, burst: int, seconds: float) -> None:
         self._clock = clock
         self.burst = burst
         self.seconds = seconds
