@@ -151,8 +151,9 @@ class Front:
         if known is not None:
             return known
         name = user.name
-        if await self.store.discord_id_of(name) is not None:
-            name = f"{user.name}-{user.id}"
+        holder = await self.store.discord_id_of(name)
+        if holder is not None and holder != user.id:  # the holder may be this user: an earlier command of theirs,
+            name = f"{user.name}-{user.id}"  # still running, has just recorded them
         await self.store.ensure_player(name, user.id)
         return name
 
