@@ -77,9 +77,7 @@ async def test_running_games_are_limited_when_challenging_and_when_accepting(
         by_carol = await challenge(fake, w.channel, w.carol, "druid", w.bob)
         not_accepted = await fake.reply(await fake.click(w.bob, by_carol, "pbm:c:2:accept"))
         challenge_row = await bot.actions.store.load_challenge(2)
-    line = (
-        "you have 1 running game in this server, the most it allows: finish or resign one to start another"
-    )
+    line = "you have 1 running game in this server, the most it allows: finish or resign one to start another"
     assert refused.content == line and not_accepted.content == line
     assert (challenge_row.status, challenge_row.accepted) == ("open", ["carol"])
     assert "Game" not in by_carol.content.splitlines()[-1]

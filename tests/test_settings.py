@@ -103,7 +103,10 @@ async def test_settings_stored_by_a_newer_pbm_keep_what_this_one_does_not_know(d
     target = await databases.target()
     async with await Store.open(target) as store:
         await store.save_server_settings(
-            GUILD, {"queue": {"share": 3}, "computer_level": 9, "limits": {"running_games": -4}}, expected_version=0, by="x"
+            GUILD,
+            {"queue": {"share": 3}, "computer_level": 9, "limits": {"running_games": -4}},
+            expected_version=0,
+            by="x",
         )
         actions = actions_on(store)
         read = await actions.server_settings(GUILD)
@@ -194,7 +197,9 @@ async def test_default_options_apply_unless_the_challenger_gives_them(discord_wo
         plain = await challenge(fake, w.channel, w.alice, "druid", w.bob)
         own = await challenge(fake, w.channel, w.alice, "druid", w.carol, options="-days=5")
         clash = await fake.reply(
-            await fake.slash(w.bob, w.channel, "challenge", {"game": "druid", "opponent": w.carol, "options": "-untimed"})
+            await fake.slash(
+                w.bob, w.channel, "challenge", {"game": "druid", "opponent": w.carol, "options": "-untimed"}
+            )
         )
         rows = [await bot.actions.store.load_challenge(n) for n in (1, 2)]
     assert made.content == "Druid challenges start with -days=3 -size=6 now, unless the challenger gives those options."
@@ -227,9 +232,7 @@ async def test_a_game_not_offered_and_the_computers_settings_refuse_a_challenge(
             await fake.slash(w.alice, w.channel, "challenge", {"game": "druid", "opponent": me, "options": "-size=5"})
         )
         computer_off = await settings_reply(fake, mod, w.channel, "computer", {"on": "off"})
-        refused = await fake.reply(
-            await fake.slash(w.bob, w.channel, "challenge", {"game": "druid", "opponent": me})
-        )
+        refused = await fake.reply(await fake.slash(w.bob, w.channel, "challenge", {"game": "druid", "opponent": me}))
         again = await settings_reply(fake, mod, w.channel, "games", {"game": "drogo", "offered": "on"})
         games = await bot.actions.store.games_of("alice")
     assert off.content == "Drogo is no longer offered in this server (games under way go on)."
@@ -294,7 +297,7 @@ async def test_a_member_without_manage_server_cannot_change_settings_even_by_cra
         answer = await fake.reply(crafted)
         shown = await fake.reply(await fake.slash(w.alice, w.channel, "settings show", crafted=True))
         stored = await bot.actions.store.server_settings(w.guild)
-        audit, total = await bot.actions.store.audit_log(w.guild)
+        _, total = await bot.actions.store.audit_log(w.guild)
     assert answer.ephemeral and answer.content == "only members with the Manage Server permission can use this command"
     assert shown.ephemeral and shown.content == answer.content
     assert (stored.version, stored.data, total) == (0, {}, 0)
