@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.actions import Actions, Result
 from bot.actions.limits import default_level
+from bot.actions.settings import ServerSettings
 from bot.correspondence.options import MAX_RATING
 from bot.discord.buttons import challenge_view, preview_view, proposal_view
 from bot.discord.followups import Upload, answer, defer_publicly, remove_placeholder
@@ -192,7 +193,7 @@ class GameCommands(commands.Cog):
                 await reply(interaction, accepted.message)
                 return
             if accepted.game_id is not None:
-                await self.start_game(interaction, accepted)
+                await self.start_game(interaction, accepted, settings)
                 return
             result.message += f"\n{accepted.message}"
         await self._post_challenge(interaction, result, [m for m in members if m not in computers], seats)
@@ -235,12 +236,15 @@ class GameCommands(commands.Cog):
         result = await self.actions.challenges_open_to_all(game.value if game else None, guild_id=interaction.guild_id)
         await reply(interaction, open_challenge_listing(result))
 
-    async def start_game(self, interaction: discord.Interaction, result: Result) -> None:
+    async def start_game(
+        self, interaction: discord.Interaction, result: Result, settings: ServerSettings | None = None
+    ) -> None:
         """A challenge was accepted by everyone: open the game's thread (in the server's games channel, if it set
         one; private, if it chose that), post the opening board, ping the first player. Without a thread (missing
-        permission) the game stands and its board is posted later."""
+        permission) the game stands and its board is posted later. ``settings``: the server's, when the command
+        read them already."""
         assert result.game_id is not None
-        settings = await self.actions.server_settings(interaction.guild_id)
+        settings = settings or await self.actions.server_settings(interaction.guild_id)
         channel = await self.front.games_channel(settings.channel_id) or interaction.channel
         try:
             if not isinstance(channel, discord.TextChannel | discord.Thread):
