@@ -289,6 +289,15 @@ _CODE_REACH = tuple(
     tuple(tuple(tuple((_STEPS[e], (e + 3) % 6) for e in region.edges) for region in regions) for regions in by_set)
     for by_set in REGIONS
 )
+#: [crossed][placement]: per region, its reach as above, its colour and its number of edges (what :meth:`Bands.add`
+#: reads of a new band)
+_CODE_BANDS = tuple(
+    tuple(
+        tuple((reach, region.colour, len(region.edges)) for reach, region in zip(reaches, regions, strict=True))
+        for reaches, regions in zip(by_placement, by_set, strict=True)
+    )
+    for by_placement, by_set in zip(_CODE_REACH, REGIONS, strict=True)
+)
 
 
 def cell_code(cell: Cell) -> int:
@@ -349,6 +358,7 @@ class Bands:
         #: root node code -> the measures of its dragon (immutable, so a clone copies the table alone)
         self.measures: dict[int, Measures] = {}
         self.reach = _CODE_REACH[crossed]
+        self.tile_bands = _CODE_BANDS[crossed]
         self.edge_region = EDGE_REGION[crossed]
         self.colours = tuple(tuple(region.colour for region in regions) for regions in REGIONS[crossed])
 
@@ -441,23 +451,22 @@ class Bands:
         board[code] = placement
         closed = []
         node = code * 8
-        for reach, colour in zip(self.reach[placement], self.colours[placement], strict=True):
+        for reach, colour, open_ends in self.tile_bands[placement]:
             parent[node] = node
             tree[node] = -1
             a = node  # the root of the band's set, kept as links are made
-            size, holes, open_ends = 1, 0, 0  # the measures of a's dragon, stored under a once the band is linked
+            size, holes = 1, 0  # with open_ends, the measures of a's dragon, stored under a once the band is linked
             for step, facing in reach:
                 other = code + step
                 placed = board.get(other)
                 if placed is None:
-                    open_ends += 1
                     continue
                 linked = other * 8 + edge_region[placed][facing]
                 b = linked
                 while (up := parent[b]) != b:
                     parent[b] = parent[up]
                     b = up
-                open_ends -= 1  # the neighbour's band faced this cell with an open end: now a link
+                open_ends -= 2  # this edge is a link, not an open end, and so is the neighbour's edge facing it
                 if a == b:
                     holes += 1
                     closed.append(node)
