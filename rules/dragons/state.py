@@ -102,6 +102,26 @@ def _or_list(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
+def history_moves(text: str, events: Sequence[Mapping[str, Any]]) -> tuple[str, list[str]]:
+    """What the history shows for a logged Dragons action: the placement in the fixed form ``d@q,r``, which stays
+    true on every later board, and the auto moves of its chain in the order they were made, each to be listed on
+    a line of its own. Logs written before pbm logged the fixed form hold the turn's position number (``d3``);
+    the placement's event names its cell, so those read the same. An action without a placement (a resignation)
+    shows its text."""
+    shown, autos = text, []
+    for event in events:
+        data = event.get("data")
+        try:
+            fixed = f"{data['letter']}@{int(data['cell'][0])},{int(data['cell'][1])}"  # type: ignore[index]
+        except (KeyError, IndexError, TypeError, ValueError):
+            continue  # an event without a placement (the win, a gap owed)
+        if event.get("kind") == "place":
+            shown = fixed
+        elif event.get("kind") == "auto":
+            autos.append(fixed)
+    return shown, autos
+
+
 def tantrix_score(dragon: Dragon) -> int:
     """Tantrix scoring: one point per hole, doubled when the dragon has no open end (rules-notes D8)."""
     return dragon.holes * (2 if dragon.closed else 1)
@@ -402,6 +422,11 @@ class DragonsState(GameState):
             number = self._numbers().get(move.cell)
             if number is not None:
                 return f"{move.letter}{number}"
+        return str(move)
+
+    def log_text(self, move: Any) -> str:
+        """The fixed form ``d@q,r`` (rules-notes D5): a position number names a cell of this turn's board only,
+        so a log of numbers could not be read without replaying the game."""
         return str(move)
 
     def _numbers(self) -> dict[Cell, int]:
