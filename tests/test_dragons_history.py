@@ -98,13 +98,21 @@ async def test_moves_are_accepted_in_every_form_they_were_before(console: Consol
     assert (await ok(console, "dragons history 1")).items == HISTORY
 
 
-async def test_a_game_logged_with_position_numbers_reads_in_the_fixed_form_and_replays(
-    console: Console, store: Store, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("logged", "texts"),
+    [
+        ("fixed", ["b@0,0", "d@0,-1", "c@1,-2", "g@2,-1", "h@1,0", "h@2,-2"]),
+        ("numbers", ["b1", "d1", "c3", "g7", "h2", "h1"]),  # as pbm logged before: each turn's position numbers
+    ],
+)
+async def test_a_game_logged_either_way_reads_in_the_fixed_form_shows_earlier_positions_and_replays(
+    console: Console, store: Store, monkeypatch: pytest.MonkeyPatch, logged: str, texts: list[str]
 ) -> None:
     with monkeypatch.context() as earlier:
-        earlier.setattr(DragonsState, "log_text", DragonsState.move_text)  # what pbm logged before
+        if logged == "numbers":
+            earlier.setattr(DragonsState, "log_text", DragonsState.move_text)
         await play(console)
-    assert [entry.text for entry in await store.log(1)] == ["b1", "d1", "c3", "g7", "h2", "h1"]
+    assert [entry.text for entry in await store.log(1)] == texts
     assert (await ok(console, "dragons history 1")).items == HISTORY
     after_three = await ok(console, "dragons show 1#3")
     assert after_three.move_number == 3
