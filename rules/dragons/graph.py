@@ -341,8 +341,8 @@ class Bands:
     Each dragon's measures are kept at its root as well (``measures``: root -> :data:`Measures`), updated from
     the bands a tile adds: a new band is a dragon of one band; each of its edges facing an empty cell is an open
     end, each facing a tile is a link, and closes the open end the neighbour's band had there; a link between two
-    dragons joins them (holes add up), a link inside one adds a hole. So the scoring at the end of a game, and the
-    tests that read every dragon of the board, read one entry per dragon instead of walking the board."""
+    dragons joins them (holes add up), a link inside one adds a hole. So the scoring when the pool runs out and
+    the win tests of the closed-dragon goals read one entry per dragon instead of walking the board."""
 
     def __init__(self, crossed: bool) -> None:
         #: cell code -> placement of the tiles added so far
@@ -455,7 +455,8 @@ class Bands:
             parent[node] = node
             tree[node] = -1
             a = node  # the root of the band's set, kept as links are made
-            size, holes = 1, 0  # with open_ends, the measures of a's dragon, stored under a once the band is linked
+            # the measures of a's dragon, stored under a once the band is linked: every edge open until it links
+            size, holes = 1, 0
             for step, facing in reach:
                 other = code + step
                 placed = board.get(other)
