@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from render import png
 from render.common import Clock, Ratings
+from render.druid.iso import scene_3d
 from render.druid.top import KEY_COLOURS, render_image, replay_images, scene
 from rules.druid import DruidState
 
@@ -16,4 +17,4 @@ def render_png(state: DruidState, clock: Clock | None = None, ratings: Ratings |
     return png.png(scene(state, clock, ratings))
 
 
-__all__ = ["KEY_COLOURS", "render_image", "render_png", "replay_images", "scene"]
+__all__ = ["KEY_COLOURS", "render_image", "render_png", "replay_images", "scene", "scene_3d"]

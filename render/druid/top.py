@@ -40,16 +40,10 @@ from render.druid.geometry import (
     side_edges,
     winning_paths,
 )
-from render.druid.words import header, seat_colours
+from render.druid.words import GRID, GROUND, SHARED_SIDES, header, seat_colours
 from render.scene import MAX_WIDTH, Colour, Ellipse, Group, Item, Line, Polygon, Rect, Scene, Text, readable
 from rules.druid import SQUARE, Board, DruidState
 
-#: bare ground: a slate grey that every player colour stands off by Delta E 30 or more, also as seen with each
-#: colour vision deficiency (tests/test_colour_vision.py); the old olive let red sink into it under protanopia
-GROUND = (140, 134, 144)
-GRID = (84, 80, 90)
-#: the shared sides' strips: two-player hex's two triples of sides, and the Y's three sides
-SHARED_SIDES = ((210, 210, 214), (120, 120, 126))
 MARGIN = 18
 MIN_WIDTH = 560
 #: the picture's width per column of cells (coordinates included) where that stays within the limits
@@ -133,11 +127,11 @@ def _measure(board: Board, walk: bool, named: bool, width: int, text: int, sx: f
     return Frame(width, sx, sy, text, cell_text, strip, push, star, left, top, right, bottom)
 
 
-def _block(size: float) -> tuple[tuple[float, float, float, float], ...]:
-    """A cell's texts at ``size`` around its centre, as boxes (half width, centre y, half height, 0): the owner's
+def _block(size: float) -> tuple[tuple[float, float, float], ...]:
+    """A cell's texts at ``size`` around its centre, as boxes (half width, centre y, half height): the owner's
     letter above, the height below (one digit: a two-digit height may graze a hexagon's slanted sides)."""
     offset = size * OFFSET
-    return ((size * 0.38, -offset, size * 0.37, 0), (size * 0.31, offset, size * 0.37, 0))
+    return ((size * 0.38, -offset, size * 0.37), (size * 0.31, offset, size * 0.37))
 
 
 def _fits(polygon: Sequence[Point], size: float, square: bool) -> bool:
@@ -149,7 +143,7 @@ def _fits(polygon: Sequence[Point], size: float, square: bool) -> bool:
         half_h = (max(y for _, y in polygon) - min(y for _, y in polygon)) / 2
         return half_w >= max(size * 0.38 + pad, size * 0.58) and half_h >= size * (OFFSET + 0.37) + pad
     pad = -size * 0.05  # a glyph's box corners are mostly bare: they may just reach over a hexagon's slant
-    corners = [(sign * w, y + side * h) for w, y, h, _ in _block(size) for sign in (-1, 1) for side in (-1, 1)]
+    corners = [(sign * w, y + side * h) for w, y, h in _block(size) for sign in (-1, 1) for side in (-1, 1)]
     edges = list(zip(polygon, (*polygon[1:], polygon[0]), strict=True))
     for x, y in corners:
         for (ax, ay), (bx, by) in edges:  # inside a convex polygon: on the inner side of every edge, by ``pad``
@@ -207,11 +201,12 @@ def _names(
     board: Board, where: Frame, named: bool
 ) -> list[tuple[str, Point, Point, tuple[float, float, float, float]]]:
     """Hex boards' side names (``named``): each side's name, its text's centre, the side's outward direction
-    (pixels) and its box, beyond the side's middle, clear of every coordinate."""
+    (pixels) and its box, beyond the side's middle and past the coordinates of the side's cells."""
     if not named:
         return []
     lay = plane(board)
-    labels = [box for _, _, box in _label_boxes(board, where)]
+    spots = label_spots(board)
+    labels = _label_boxes(board, where)
     out = []
     for side, (nx, ny) in lay.side_normals.items():
         edges = side_edges(board, side)
@@ -222,19 +217,14 @@ def _names(
         ux, uy = ux / length, uy / length
         half_w, half_h = head.width_of(side, where.text) / 2, where.text * 0.4
         x0, y0 = where.at(mx, my)
-        distance = where.push + where.strip + 2 * where.star + where.text * 0.5
-        while True:
-            x, y = x0 + ux * distance, y0 + uy * distance
-            box = (x - half_w, y - half_h, x + half_w, y + half_h)
-            if not any(_overlap(box, other, where.text * 0.4) for other in labels):
-                break
-            distance += 2.0
-        out.append((side, (x, y), (ux, uy), box))
+        mine = [box for spot, (_, _, box) in zip(spots, labels, strict=True) if board.sides[side] >> spot.cell & 1]
+        beyond = max(
+            max((x - x0) * ux + (y - y0) * uy for x in (box[0], box[2]) for y in (box[1], box[3])) for box in mine
+        )
+        distance = beyond + where.text * 0.4 + half_w * abs(ux) + half_h * abs(uy)
+        x, y = x0 + ux * distance, y0 + uy * distance
+        out.append((side, (x, y), (ux, uy), (x - half_w, y - half_h, x + half_w, y + half_h)))
     return out
-
-
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float], gap: float) -> bool:
-    return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
 
 
 # ---- the picture ----------------------------------------------------------------------------------------------------
@@ -510,20 +500,8 @@ def _span(points: Sequence[Point]) -> float:
 def _inset(polygon: Sequence[Point], distance: float) -> list[Point]:
     """``polygon`` (a simple polygon, convex or not) with every edge moved ``distance`` pixels inwards, corners
     mitred: so that an outline drawn on it lies inside the cells and never over a neighbour."""
-    area = sum(ax * by - bx * ay for (ax, ay), (bx, by) in zip(polygon, (*polygon[1:], polygon[0]), strict=True))
-    turn = 1.0 if area > 0 else -1.0
-    lines = []
-    for (ax, ay), (bx, by) in zip(polygon, (*polygon[1:], polygon[0]), strict=True):
-        length = math.hypot(bx - ax, by - ay)
-        nx, ny = -(by - ay) / length * turn, (bx - ax) / length * turn  # the inward normal
-        lines.append(((ax + nx * distance, ay + ny * distance), (bx - ax, by - ay)))
-    out = []
-    for k, ((px, py), (dx, dy)) in enumerate(lines):
-        (qx, qy), (ex, ey) = lines[k - 1]
-        det = ex * dy - ey * dx
-        t = ((px - qx) * dy - (py - qy) * dx) / det
-        out.append((qx + ex * t, qy + ey * t))
-    return out
+    lines = _edge_lines(polygon, distance)
+    return [_meet(lines[k - 1], lines[k]) for k in range(len(lines))]
 
 
 def _druid(where: Frame, centre: Sequence[float], seat: int, cell: str) -> Group:
@@ -542,81 +520,85 @@ def _druid(where: Frame, centre: Sequence[float], seat: int, cell: str) -> Group
 
 
 def _marks(state: DruidState, placed: Placed) -> Group:
-    """A won connection's cells outlined and linked; else the last stone's cells outlined, or a druid's last step
-    (its arrowhead across the edge it crossed, the cell it reached outlined)."""
+    """A won connection outlined (each chain of its cells as one shape); else the last stone's cells outlined as
+    one shape, or a druid's last step (its arrowhead across the edge it crossed, the cell it reached outlined).
+    Outlines lie inside the cells' edges, clear of the letters in their middles."""
     paths = winning_paths(state)
     step = last_step(state)
+    width = max(3.0, round(placed.frame.text * 0.2))
     if paths and step is None:
-        return Group(tuple(_path(state, placed, path) for path in paths), "winning-path")
+        chains = tuple(Group(tuple(_outline(state, placed, path, width)), "chain") for path in paths)
+        return Group(chains, "winning-path")
     if step is not None:
-        return Group(_step(state, placed, step), "last-move", "step")
-    cells = last_cells(state)
-    return Group(tuple(_outline(state, placed, cell, _thick(placed)) for cell in cells), "last-move")
+        return Group(_step(state, placed, step, width), "last-move", "step")
+    return Group(tuple(_outline(state, placed, list(last_cells(state)), width)), "last-move")
 
 
-def _thick(placed: Placed) -> float:
-    return max(3.0, round(placed.frame.text * 0.2))
-
-
-def _outline(state: DruidState, placed: Placed, cell: int, width: float) -> Item:
-    """A cell's outline in the highlight colour, inside the cell (clear of the texts in its middle)."""
-    where = placed.frame
+def _outline(state: DruidState, placed: Placed, chain: Sequence[int], width: float) -> list[Item]:
+    """The outline of a chain of neighbouring cells (a lintel's, a winning path's) as one shape, in the highlight
+    colour and ``width`` wide, just inside the cells: every cell edge but those between cells next in the chain,
+    each edge's line run on to meet the next one's (or, where the chain goes on, to the edge between)."""
     lay = plane(state.board)
-    x, y = (round(v) for v in placed.at(*lay.centres[cell]))
-    if state.board.kind == SQUARE:
-        half_w, half_h = where.sx / 2, where.sy / 2
-        box = (round(x - half_w), round(y - half_h), round(x + half_w) - 1, round(y + half_h) - 1)
-        return Rect(box, None, HIGHLIGHT, width)
-    inset = 1 - width / (2 * min(where.sx, where.sy) * 0.5)
-    points = tuple((x + px * where.sx * inset, y - py * where.sy * inset) for px, py in lay.polygon)
-    return Line((*points, points[0]), HIGHLIGHT, width, round=True)
-
-
-def _path(state: DruidState, placed: Placed, path: list[int]) -> Group:
-    """One chain of the winning connection: every cell outlined, and each pair of neighbours linked by a short
-    bar across the edge they share, which stops short of both cells' texts."""
     where = placed.frame
-    lay = plane(state.board)
-    width = _thick(placed)
-    items: list[Item] = [_outline(state, placed, cell, width) for cell in path]
-    for a, b in itertools.pairwise(path):
-        (ax, ay), (bx, by) = placed.at(*lay.centres[a]), placed.at(*lay.centres[b])
-        mx, my = (ax + bx) / 2, (ay + by) / 2
+    links = {pair for a, b in itertools.pairwise(chain) for pair in ((a, b), (b, a))}
+    inset = width / 2 + 0.5
+    items: list[Item] = []
+    for cell in chain:
+        cx, cy = (round(v) for v in placed.at(*lay.centres[cell]))
+        polygon = [(cx + px * where.sx, cy - py * where.sy) for px, py in lay.polygon]
+        n = len(polygon)
+        edges = _edge_lines(polygon, 0.0)
+        inner = _edge_lines(polygon, inset)
+        going_on = [(cell, lay.across[cell][k]) in links for k in range(n)]
+        for k in range(n):
+            if going_on[k]:
+                continue
+            before = edges[k - 1] if going_on[k - 1] else inner[k - 1]
+            after = edges[(k + 1) % n] if going_on[(k + 1) % n] else inner[(k + 1) % n]
+            start, end = _meet(inner[k], before), _meet(inner[k], after)
+            dx, dy = end[0] - start[0], end[1] - start[1]
+            length = math.hypot(dx, dy) or 1.0
+            grow = width / 2 / length  # square ends run on to fill the corner
+            start = start if going_on[k - 1] else (start[0] - dx * grow, start[1] - dy * grow)
+            end = end if going_on[(k + 1) % n] else (end[0] + dx * grow, end[1] + dy * grow)
+            items.append(Line((start, end), HIGHLIGHT, width))
+    return items
+
+
+def _edge_lines(polygon: Sequence[Point], inset: float) -> list[tuple[Point, Point]]:
+    """Each edge of a simple ``polygon`` as a line (a point on it, its direction), moved ``inset`` inwards."""
+    area = sum(ax * by - bx * ay for (ax, ay), (bx, by) in zip(polygon, (*polygon[1:], polygon[0]), strict=True))
+    turn = 1.0 if area > 0 else -1.0
+    lines = []
+    for (ax, ay), (bx, by) in zip(polygon, (*polygon[1:], polygon[0]), strict=True):
         length = math.hypot(bx - ax, by - ay)
-        ux, uy = (bx - ax) / length, (by - ay) / length
-        clear = _text_reach(where, ux, uy)
-        half = max(width, length / 2 - clear - 2)
-        bar = ((mx - ux * half, my - uy * half), (mx + ux * half, my + uy * half))
-        items += [Line(bar, BACKGROUND, width * 2.4), Line(bar, HIGHLIGHT, width * 1.4)]
-    return Group(tuple(items), "chain")
+        nx, ny = -(by - ay) / length * turn, (bx - ax) / length * turn
+        lines.append(((ax + nx * inset, ay + ny * inset), (bx - ax, by - ay)))
+    return lines
 
 
-def _text_reach(where: Frame, ux: float, uy: float) -> float:
-    """How far a cell's texts reach from its centre along the unit direction (ux, uy), in pixels."""
-    size = where.cell_text
-    return max(w * abs(ux) + (h + abs(y)) * abs(uy) for w, y, h, _ in _block(size)) + size * 0.1
+def _meet(a: tuple[Point, Point], b: tuple[Point, Point]) -> Point:
+    """Where two lines (a point, a direction) cross."""
+    (px, py), (dx, dy) = a
+    (qx, qy), (ex, ey) = b
+    t = ((qx - px) * ey - (qy - py) * ex) / (dx * ey - dy * ex)
+    return (px + dx * t, py + dy * t)
 
 
-def _step(state: DruidState, placed: Placed, step: list[int]) -> tuple[Item, ...]:
+def _step(state: DruidState, placed: Placed, step: list[int], width: float) -> tuple[Item, ...]:
     """A druid's step: the cell it left thinly outlined, the one it reached thickly, and an arrowhead on the edge
     between them pointing the way it went."""
     lay = plane(state.board)
-    width = _thick(placed)
     start, end = step
     (ax, ay), (bx, by) = placed.at(*lay.centres[start]), placed.at(*lay.centres[end])
     mx, my = (ax + bx) / 2, (ay + by) / 2
     length = math.hypot(bx - ax, by - ay)
     ux, uy = (bx - ax) / length, (by - ay) / length
-    size = min(placed.frame.sx, placed.frame.sy) * 0.3
-    tip = (mx + ux * size * 0.7, my + uy * size * 0.7)
-    back = (mx - ux * size * 0.7, my - uy * size * 0.7)
-    head_points = (
-        tip,
-        (back[0] - uy * size * 0.7, back[1] + ux * size * 0.7),
-        (back[0] + uy * size * 0.7, back[1] - ux * size * 0.7),
-    )
+    size = min(placed.frame.sx, placed.frame.sy) * 0.21
+    tip, back = (mx + ux * size, my + uy * size), (mx - ux * size, my - uy * size)
+    arrow = (tip, (back[0] - uy * size, back[1] + ux * size), (back[0] + uy * size, back[1] - ux * size))
     return (
-        _outline(state, placed, start, max(2.0, width / 2)),
-        _outline(state, placed, end, width),
-        Polygon(head_points, HIGHLIGHT, BACKGROUND, 2),
+        *_outline(state, placed, [start], max(2.0, width / 2)),
+        *_outline(state, placed, [end], width),
+        Polygon(arrow, HIGHLIGHT, BACKGROUND, 2),
     )

@@ -1,6 +1,6 @@
-"""What Druid's pictures say in words, through the shared header (render.header): the status, a row per player
-(their letter, their goal, their druid in Druid's Walk) and the lines under the rows: how to read a cell, the last
-move. Both views (top-down and 3D) open with the same header."""
+"""What Druid's two pictures share besides the board's geometry: their colours, and what they say in words through
+the shared header (render.header): the status, a row per player (their letter, their goal, their druid in Druid's
+Walk) and the lines under the rows (how to read the picture, the last move)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,13 @@ from render import header as head
 from render.common import PLAYER_COLOURS
 from render.scene import Colour
 from rules.druid import SIDE_NAMES, SQUARE, YBOARD, DruidState
+
+#: bare ground: a slate grey that every player colour stands off by Delta E 30 or more, also as seen with each
+#: colour vision deficiency (tests/test_colour_vision.py); the old olive let red sink into it under protanopia
+GROUND = (140, 134, 144)
+GRID = (84, 80, 90)
+#: the shared sides' strips: two-player hex's two triples of sides, and the Y's three sides
+SHARED_SIDES = ((214, 214, 218), (160, 160, 166))
 
 
 def seat_colours(seat: int) -> tuple[Colour, Colour]:
