@@ -182,9 +182,9 @@ def _label_spots(board: Board) -> tuple[Spot, ...]:
     elif board.kind == HEX:
         up_left, up_right = (-SQRT3 / 2, 0.5), (SQRT3 / 2, 0.5)
         middle = board.ncols // 2
-        spots += [Spot(cells[0], (0.0, -1.0), letters[c], "bottom") for c, cells in enumerate(columns)]
+        spots += [Spot(cells[0], _outward(c, middle, -1), letters[c], "bottom") for c, cells in enumerate(columns)]
         spots += [
-            Spot(cells[-1], _outward(c, middle, board.ncols), board.names[cells[-1]].upper(), "top")
+            Spot(cells[-1], _outward(c, middle, 1), board.names[cells[-1]].upper(), "top")
             for c, cells in enumerate(columns)
         ]
         spots += [Spot(cell, up_left, str(board.row[cell]), "left") for cell in columns[0]]
@@ -198,13 +198,14 @@ def _label_spots(board: Board) -> tuple[Spot, ...]:
     return tuple(spots)
 
 
-def _outward(column: int, middle: int, columns: int) -> Point:
-    """Which way a hex column's top name stands out: straight up at the board's corners (the end columns and
-    the middle one), else square to the NW or NE side, so that the names of neighbouring columns, whose tops step
-    up half a cell at a time, stand in a row along the side instead of over the next column's cell."""
-    if column in (0, middle, columns - 1):
-        return (0.0, 1.0)
-    return (-0.5, SQRT3 / 2) if column < middle else (0.5, SQRT3 / 2)
+def _outward(column: int, middle: int, up: int) -> Point:
+    """Which way a hex column's bottom letter (``up`` -1) or top name (``up`` 1) stands out: square to the side
+    the cell is on (SW, SE, NW or NE), straight down or up from the middle column. The bottoms and tops of the
+    columns step half a cell from column to column, so their labels stand in a row along the side, each clear of
+    the strip under the next column."""
+    if column == middle:
+        return (0.0, float(up))
+    return (-0.5 if column < middle else 0.5, up * SQRT3 / 2)
 
 
 # ---- the end of a game, and the last move ------------------------------------------------------------------------

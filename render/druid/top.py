@@ -42,7 +42,7 @@ from render.druid.geometry import (
 )
 from render.druid.words import GRID, GROUND, SHARED_SIDES, header, seat_colours
 from render.scene import MAX_WIDTH, Colour, Ellipse, Group, Item, Line, Polygon, Rect, Scene, Text, readable
-from rules.druid import SQUARE, Board, DruidState
+from rules.druid import HEX, SQUARE, Board, DruidState
 
 MARGIN = 18
 MIN_WIDTH = 560
@@ -50,6 +50,9 @@ MIN_WIDTH = 560
 COLUMN_PX = 46
 #: how far a cell's letter stands above its centre, and its height below, in text sizes
 OFFSET = 0.43
+#: hex boards: the least height of a cell, in text sizes, so that the names over neighbouring columns' tops,
+#: half a cell apart upwards, do not touch
+NAME_STEP = 1.7
 #: a cell's text size at most this many times the least readable size (big cells, small boards)
 TEXT_GROWTH = 1.5
 #: colours only some positions show: a replay's palette holds them even if its sampled frames do not
@@ -110,8 +113,12 @@ def frame(board: Board, walk: bool, named: bool) -> Frame:
 
 
 def _measure(board: Board, walk: bool, named: bool, width: int, text: int, sx: float) -> Frame:
-    """The frame at ``sx`` pixels per unit across: the cell text size and ``sy`` that fit it, and the extent."""
+    """The frame at ``sx`` pixels per unit across: the cell text size and ``sy`` that fit it, and the extent. On
+    hex boards the names over the columns' tops, which step up half a cell from column to column, keep a line of
+    their own each (they overlap across)."""
     cell_text, sy = _cell_fit(board, sx, text)
+    if board.kind == HEX:
+        sy = max(sy, text * NAME_STEP)
     strip = max(3.0, round(text * 0.28))
     push = max(2.0, text * 0.12)
     star = text * 0.42 if walk else 0.0
@@ -119,11 +126,11 @@ def _measure(board: Board, walk: bool, named: bool, width: int, text: int, sx: f
     boxes = [box for _, _, box in _label_boxes(board, draft)] + [box for _, _, _, box in _names(board, draft, named)]
     lay = plane(board)
     points = [draft.at(cx + px, cy + py) for cx, cy in lay.centres for px, py in lay.polygon]
-    band = push + strip + 2 * star
-    left = min([x for x, _ in points] + [b[0] for b in boxes]) - band
-    right = max([x for x, _ in points] + [b[2] for b in boxes]) + band
-    top = min([y for _, y in points] + [b[1] for b in boxes]) - band
-    bottom = max([y for _, y in points] + [b[3] for b in boxes]) + band
+    band = push + strip + 2 * star  # the strips and stars beyond the cells
+    left = min([x - band for x, _ in points] + [b[0] for b in boxes])
+    right = max([x + band for x, _ in points] + [b[2] for b in boxes])
+    top = min([y - band for _, y in points] + [b[1] for b in boxes])
+    bottom = max([y + band for _, y in points] + [b[3] for b in boxes])
     return Frame(width, sx, sy, text, cell_text, strip, push, star, left, top, right, bottom)
 
 
