@@ -9,10 +9,11 @@ from render.common import PLAYER_COLOURS
 from render.scene import Colour
 from rules.druid import SIDE_NAMES, SQUARE, YBOARD, DruidState
 
-#: bare ground: a slate grey that every player colour stands off by Delta E 30 or more, also as seen with each
-#: colour vision deficiency (tests/test_colour_vision.py); the old olive let red sink into it under protanopia
-GROUND = (140, 134, 144)
-GRID = (84, 80, 90)
+#: bare ground: a pale lawn green that every player's colour stands off by Delta E 25 or more (and their stones'
+#: shaded sides in the 3D view by 15 or more), also as seen with each colour vision deficiency
+#: (tests/test_colour_vision.py); the old dark olive let red sink into it under protanopia (14.8)
+GROUND = (144, 180, 132)
+GRID = (98, 124, 90)
 #: the shared sides' strips: two-player hex's two triples of sides, and the Y's three sides
 SHARED_SIDES = ((214, 214, 218), (160, 160, 166))
 
