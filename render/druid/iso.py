@@ -19,6 +19,7 @@ tops of its cells, a druid's last step an arrow.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -108,9 +109,13 @@ class View:
         pad = 1.3
         self.left = min(xs) - pad
         span = max(xs) + pad + DX - self.left
-        self.s = min(LARGEST, (MAX_WIDTH - 2 * MARGIN) / span)
+        # the right side's coordinates stand past the pad: room for the widest, at the widest picture's text size
+        text = readable(MAX_WIDTH)
+        widest = max((head.width_of(s.text, text) for s in label_spots(self.board) if s.edge == "right"), default=0)
+        labels = text * 0.3 + 2 * _star_size(text) + 6 + widest
+        self.s = min(LARGEST, (MAX_WIDTH - 2 * MARGIN - labels) / span)
         self.top = max(max(ys) + pad, *(y + self.rise * h + 1.0 for y, h in zip(ys, self.drawn, strict=True)))
-        self.width = math.ceil(span * self.s)
+        self.width = math.ceil(span * self.s + labels)
         self.height = math.ceil((self.top - min(ys) + pad) * self.s)
         self.origin: Point = (0.0, 0.0)
         self._corners: dict[tuple[int, float], list[Point]] = {}
@@ -354,7 +359,7 @@ def _druid(view: View, cell: int, seat: int) -> Group:
 def _labels(view: View, text: int) -> Group:
     """The coordinates along the sides facing the viewer (square: letters below and numbers on the right; hex:
     the columns' letters below; Y: letters below and the rows' last cells on the right), past the strips and
-    stars; where two would touch (big boards), the later is left out, the last of a side always kept."""
+    stars; where they would touch (big boards), only every second, third... is kept (see :func:`_thinned`)."""
     band = view.s * RIM_PUSH + _strip_width(view) + 2 * _star_size(text)
     kept: list[tuple[str, Point, tuple[float, float, float, float]]] = []
     for edge in ("bottom", "right"):
@@ -373,15 +378,25 @@ def _labels(view: View, text: int) -> Group:
             distance = band + text * 0.3 + half_w * ux + half_h * uy
             x, y = x + ux * distance, y + uy * distance
             boxes.append((spot.text, (x, y), (x - half_w, y - half_h, x + half_w, y + half_h)))
-        side: list[tuple[str, Point, tuple[float, float, float, float]]] = []
-        for k, label in enumerate(boxes):
-            if side and _touch(side[-1][2], label[2], text * 0.3):
-                if k != len(boxes) - 1:
-                    continue
-                side.pop()
-            side.append(label)
-        kept += side
+        kept += _thinned(boxes, text * 0.3)
     return Group(tuple(Text(xy, label, text, MUTED, "mm") for label, xy, _ in kept), "coordinates")
+
+
+def _thinned(
+    boxes: list[tuple[str, Point, tuple[float, float, float, float]]], gap: float
+) -> list[tuple[str, Point, tuple[float, float, float, float]]]:
+    """Every ``step``-th of a side's coordinates, the smallest step at which none touches the next, the first and
+    the last always kept (the one before the last left out if it would touch it): evenly spaced, easy to count
+    on from."""
+    for step in range(1, len(boxes) + 1):
+        chosen = list(range(0, len(boxes), step))
+        if chosen[-1] != len(boxes) - 1:
+            chosen.append(len(boxes) - 1)
+            if len(chosen) > 2 and _touch(boxes[chosen[-2]][2], boxes[chosen[-1]][2], gap):
+                del chosen[-2]
+        if not any(_touch(boxes[a][2], boxes[b][2], gap) for a, b in itertools.pairwise(chosen)):
+            return [boxes[k] for k in chosen]
+    return boxes[:1]
 
 
 def _touch(a: tuple[float, float, float, float], b: tuple[float, float, float, float], gap: float) -> bool:
