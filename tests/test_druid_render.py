@@ -674,3 +674,25 @@ def test_a_won_connection_is_traced_over_its_cells_in_3d() -> None:
         for cell in path:
             x, y = top_point(view, state, state.board.names[cell])
             assert HIGHLIGHT in {image.getpixel((x + i, y + j)) for i in (-1, 0, 1) for j in (-1, 0, 1)}
+
+
+def test_nostack_marks_every_sarsen_top() -> None:
+    """-nostack: the help says sarsens are specially marked; each sarsen top carries a diamond in its corner (in
+    its owner's rim colour, clear of the letter), a lintel's cells none, and the header says what it means."""
+    state = play(game(("-nostack", "-size=6")), "c3", "c5", "e3", "d5", "c3-e3", "b5")
+    drawn = top.scene(state)
+    [texts] = groups(drawn, "texts")
+    diamonds = [item for item in texts.items if isinstance(item, Polygon)]
+    sarsens = [c for c, stack in enumerate(state.stacks) if stack and state.stones[stack[-1]].kind == "s"]
+    assert len(diamonds) == len(sarsens) == 3  # c5, d5, b5: c3 and e3 are under the lintel
+    cells = cells_of(drawn)
+    for cell in sarsens:
+        box = bounds(cells[state.board.names[cell]].items[0])
+        [diamond] = [d for d in diamonds if overlap(bounds(d), box)]
+        assert diamond.fill == PLAYER_COLOURS[state.top[cell]][1] and centre(bounds(diamond))[0] < centre(box)[0]
+        [letter, _] = cell_texts(drawn)[state.board.names[cell]]
+        assert not overlap(bounds(diamond), text_box(letter))
+    assert top.NOSTACK_KEY in " ".join(t.text for t in groups(drawn, "lines")[0].items if isinstance(t, Text))
+    assert not [
+        item for item in groups(top.scene(game(("-size=6",), 2, 10)), "texts")[0].items if isinstance(item, Polygon)
+    ]

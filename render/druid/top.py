@@ -60,6 +60,7 @@ KEY_COLOURS = (HIGHLIGHT, GROUND, GRID, *SHARED_SIDES)
 EXACT = (HIGHLIGHT, GROUND, CLOCK_LOW)
 KEY = "each cell: its owner over its height; a lintel is outlined across its cells"
 WALK_KEY = "a ringed disc is a player's druid; stars mark the side it must reach"
+NOSTACK_KEY = "-nostack: a corner diamond marks a sarsen top, where no sarsen may go"
 
 
 @dataclass(frozen=True)
@@ -266,7 +267,7 @@ def layout(
     """The header as drawn for this picture, and where the board goes below it (at ``board_top`` or lower)."""
     named = state.board.kind == "hex"
     where = frame(shared(state.board), state.walk, named)
-    lines = (KEY, WALK_KEY) if state.walk else (KEY,)
+    lines = (KEY, *((WALK_KEY,) if state.walk else ()), *((NOSTACK_KEY,) if state.nostack else ()))
     group, bottom = head.draw(
         header(state, lines), where.width, head.Sizes.for_width(where.width, MARGIN), clock, ratings
     )
@@ -404,11 +405,22 @@ def _cells(state: DruidState, placed: Placed) -> Group:
 
 
 def _texts(state: DruidState, placed: Placed, centres: Sequence[tuple[int, ...]]) -> Group:
-    """The druids, then each built cell's owner letter over its height, in the ink that reads on its colour."""
+    """The druids, then each built cell's owner letter over its height, in the ink that reads on its colour; under
+    -nostack, a sarsen top's diamond (the help: "sarsens are specially marked when this option is on")."""
     where = placed.frame
     size = where.cell_text
     offset = size * OFFSET
     items: list[Item] = []
+    if state.nostack:
+        corner = min(plane(state.board).polygon, key=lambda p: (round(p[0], 6), -p[1]))  # the left (upper) corner
+        r = max(2.0, min(where.sx, where.sy) * 0.09)
+        for cell, stack in enumerate(state.stacks):
+            if stack and state.stones[stack[-1]].kind == "s":
+                x, y = centres[cell]
+                cx = x + corner[0] * where.sx + (r + 2) * (1 if corner[0] < 0 else -1)
+                cy = y - corner[1] * where.sy + (r + 2) * (1 if corner[1] > 0 else -1 if corner[1] < 0 else 0)
+                rim = seat_colours(state.top[cell])[1]
+                items.append(Polygon(((cx - r, cy), (cx, cy - r), (cx + r, cy), (cx, cy + r)), rim))
     for seat, cell in enumerate(state.druids):
         if cell is not None:
             items.append(_druid(where, centres[cell], seat, state.board.names[cell]))
