@@ -475,6 +475,12 @@ def test_the_header_names_each_goal_and_each_druid() -> None:
     assert words.status(finished((), 2, 1)).text == "p0 wins: joined top and bottom"
     assert words.status(finished((), 2, 2)).text == "Draw: all players passed in succession"
     assert words.status(finished(("-walk",), 2, 1)).text == "p0 wins: the druid reached the bottom row"
+    swapped = play(game(()), "c3", "swap")
+    assert words.last_text(swapped) == "last: p1 swapped and now plays V" and words.status(swapped).text == "p0 to move"
+    assert words.last_text(play(swapped, "pass")) == "last: p0 passed"
+    lintel = play(game(("-size=6",)), "c3", "pass", "e3", "pass", "e3-c3")
+    assert words.last_text(lintel) == "last: p0 laid a lintel E3-C3 at level 2"
+    assert words.last_text(game(())) == ""
 
 
 # ---- the Y board: the same way up in both pictures ------------------------------------------------------------------

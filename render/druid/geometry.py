@@ -208,6 +208,17 @@ def _outward(column: int, middle: int, up: int) -> Point:
     return (-0.5 if column < middle else 0.5, up * SQRT3 / 2)
 
 
+def star(centre: Point, radius: float) -> tuple[Point, ...]:
+    """A five-pointed star around ``centre`` (picture pixels, y down), a point upwards: a druid's target side."""
+    x, y = centre
+    points = []
+    for k in range(10):
+        r = radius if k % 2 == 0 else radius * 0.45
+        angle = math.radians(-90 + 36 * k)
+        points.append((x + r * math.cos(angle), y + r * math.sin(angle)))
+    return tuple(points)
+
+
 # ---- the end of a game, and the last move ------------------------------------------------------------------------
 
 

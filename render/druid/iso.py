@@ -27,10 +27,20 @@ from functools import lru_cache
 
 from render import header as head
 from render.common import BACKGROUND, CLOCK_LOW, HIGHLIGHT, MUTED, Clock, Ratings, ink_on
-from render.druid.geometry import Point, goal_sides, label_spots, last_step, plane, shared, side_edges, winning_paths
-from render.druid.words import GRID, GROUND, SHARED_SIDES, header, seat_colours
+from render.druid.geometry import (
+    Point,
+    goal_sides,
+    label_spots,
+    last_step,
+    plane,
+    shared,
+    side_edges,
+    star,
+    winning_paths,
+)
+from render.druid.words import GRID, GROUND, header, seat_colours, side_colour
 from render.scene import MAX_WIDTH, Colour, Ellipse, Group, Item, Line, Polygon, Rect, Scene, Text, readable
-from rules.druid import HEX, Board, DruidState
+from rules.druid import Board, DruidState
 
 #: the receding axis of the oblique view: one plane unit back moves DX right and DY up (in cell widths)
 DX, DY = 0.42, 0.58
@@ -192,12 +202,7 @@ def _strips(view: View, text: int) -> Group:
     targets = {target for target in state.targets if target is not None}
     groups: list[Item] = []
     for side, owner in goal_sides(state).items():
-        if owner is not None:
-            colour = seat_colours(owner)[0]
-        elif view.board.kind == HEX:
-            colour = SHARED_SIDES[0] if side in state.goals[0][0] else SHARED_SIDES[1]
-        else:
-            colour = SHARED_SIDES[0]
+        colour = side_colour(state, owner, side)
         items: list[Item] = []
         stars: dict[int, list[Point]] = {}
         for edge in side_edges(view.board, side):
@@ -210,19 +215,9 @@ def _strips(view: View, text: int) -> Group:
             for points in stars.values():
                 x = sum(p[0] for p in points) / len(points)
                 y = sum(p[1] for p in points) / len(points)
-                items.append(Polygon(_star((x, y), _star_size(text)), colour, BACKGROUND, 1))
+                items.append(Polygon(star((x, y), _star_size(text)), colour, BACKGROUND, 1))
         groups.append(Group(tuple(items), "side", side))
     return Group(tuple(groups), "sides")
-
-
-def _star(centre: Point, radius: float) -> tuple[Point, ...]:
-    x, y = centre
-    points = []
-    for k in range(10):
-        r = radius if k % 2 == 0 else radius * 0.45
-        angle = math.radians(-90 + 36 * k)
-        points.append((x + r * math.cos(angle), y + r * math.sin(angle)))
-    return tuple(points)
 
 
 # ---- the stones ---------------------------------------------------------------------------------------------------

@@ -38,9 +38,10 @@ from render.druid.geometry import (
     plane,
     shared,
     side_edges,
+    star,
     winning_paths,
 )
-from render.druid.words import GRID, GROUND, SHARED_SIDES, header, seat_colours
+from render.druid.words import GRID, GROUND, SHARED_SIDES, header, seat_colours, side_colour
 from render.scene import MAX_WIDTH, Colour, Ellipse, Group, Item, Line, Polygon, Rect, Scene, Text, readable
 from rules.druid import HEX, SQUARE, Board, DruidState
 
@@ -305,14 +306,6 @@ def _board_top(placed: Placed) -> float:
 # ---- around the board: strips, stars, coordinates, side names ------------------------------------------------------
 
 
-def _side_colour(state: DruidState, owner: int | None, side: str) -> Colour:
-    if owner is not None:
-        return seat_colours(owner)[0]
-    if state.board.kind == "hex":
-        return SHARED_SIDES[0] if side in state.goals[0][0] else SHARED_SIDES[1]
-    return SHARED_SIDES[0]
-
-
 def _surround(state: DruidState, placed: Placed) -> Group:
     """The goal strips, the target stars, the coordinates and the side names: the same in every picture of a game
     (until a druid's target is known), so drawn once and kept (a static group)."""
@@ -321,7 +314,7 @@ def _surround(state: DruidState, placed: Placed) -> Group:
     items: list[Item] = []
     targets = {target for target in state.targets if target is not None}
     for side, owner in goal_sides(state).items():
-        colour = _side_colour(state, owner, side)
+        colour = side_colour(state, owner, side)
         strips: list[Item] = []
         for edge in side_edges(state.board, side):
             ux, uy = edge.normal[0] * where.sx, -edge.normal[1] * where.sy
@@ -339,7 +332,7 @@ def _surround(state: DruidState, placed: Placed) -> Group:
     items.append(Group(tuple(labels), "coordinates"))
     for side, (x, y), _, _ in _names(state.board, where, state.board.kind == "hex"):
         owner = goal_sides(state)[side]
-        text = Text((ox + x, oy + y), side, where.text, _side_colour(state, owner, side), "mm")
+        text = Text((ox + x, oy + y), side, where.text, side_colour(state, owner, side), "mm")
         items.append(Group((text,), "side-name", side))
     return Group(tuple(items), "surround", static=True)
 
@@ -360,19 +353,8 @@ def _stars(state: DruidState, placed: Placed, side: str, colour: Colour) -> list
     for points in by_cell.values():
         x = sum(p[0] for p in points) / len(points)
         y = sum(p[1] for p in points) / len(points)
-        out.append(Polygon(_star((x, y), where.star), colour, BACKGROUND, 1))
+        out.append(Polygon(star((x, y), where.star), colour, BACKGROUND, 1))
     return out
-
-
-def _star(centre: Point, radius: float) -> tuple[Point, ...]:
-    """A five-pointed star around ``centre``, a point upwards."""
-    x, y = centre
-    points = []
-    for k in range(10):
-        r = radius if k % 2 == 0 else radius * 0.45
-        angle = math.radians(-90 + 36 * k)
-        points.append((x + r * math.cos(angle), y + r * math.sin(angle)))
-    return tuple(points)
 
 
 # ---- the cells ----------------------------------------------------------------------------------------------------

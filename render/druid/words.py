@@ -7,7 +7,7 @@ from __future__ import annotations
 from render import header as head
 from render.common import PLAYER_COLOURS
 from render.scene import Colour
-from rules.druid import SIDE_NAMES, SQUARE, YBOARD, DruidState
+from rules.druid import HEX, SIDE_NAMES, SQUARE, YBOARD, DruidState
 
 #: bare ground: a pale lawn green that every player's colour stands off by Delta E 25 or more (and their stones'
 #: shaded sides in the 3D view by 15 or more), also as seen with each colour vision deficiency
@@ -21,6 +21,16 @@ SHARED_SIDES = ((214, 214, 218), (160, 160, 166))
 def seat_colours(seat: int) -> tuple[Colour, Colour]:
     """A seat's fill and rim (outline) colours."""
     return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def side_colour(state: DruidState, owner: int | None, side: str) -> Colour:
+    """A goal side's colour: its owner's (``owner`` from render.druid.geometry.goal_sides), else a grey: two-player
+    hex's triples NW, E, SW and NE, SE, W in two, the Y's three sides in one."""
+    if owner is not None:
+        return seat_colours(owner)[0]
+    if state.board.kind == HEX:
+        return SHARED_SIDES[0] if side in state.goals[0][0] else SHARED_SIDES[1]
+    return SHARED_SIDES[0]
 
 
 def header(state: DruidState, lines: tuple[str, ...] = ()) -> head.Header:
@@ -80,11 +90,11 @@ def last_text(state: DruidState) -> str:
     kind = last.get("kind")
     if kind is None:
         return ""
-    who = state.players[last["seat"]] if last["seat"] < len(state.players) else "?"
+    who = state.players[last["seat"]]
     if kind == "pass":
         return head.last_move(who, "passed")
-    if kind == "swap":
-        return head.last_move(state.players[0], f"took the first seat ({state.colours[0]}) by swapping")
+    if kind == "swap":  # the swapper took the first seat: the players have changed places
+        return head.last_move(state.players[0], f"swapped and now plays {state.colours[0]}")
     if kind == "step":
         start, end = last["druid"]
         return head.last_move(who, f"stepped the druid from {start.upper()} to {end.upper()}")
