@@ -19,9 +19,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-from render.scene import Scene
 from rules.base import GameState
+
+if TYPE_CHECKING:  # a console show imports this package to key its cached picture: it draws nothing
+    from render.scene import Scene
 
 #: the games whose boards are drawn as scenes, and so also have an SVG
 SCENE_GAMES = ("backgammon", "dragons", "druid")

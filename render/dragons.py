@@ -54,6 +54,8 @@ SCALE = 2
 RADIUS = 34
 LEGEND_RADIUS = 24
 MARGIN = 20
+#: room between the header and the board, and under the legend's note
+GAP = 12
 MIN_WIDTH = 560
 TILE_FILL = (62, 68, 82)
 TILE_LINE = (96, 102, 118)
@@ -196,10 +198,10 @@ class Layout:
         self.text = text = readable(self.width)
         self.note = head.wrap(note_text(state), text, self.width - 2 * MARGIN)
         legend = 2 * LEGEND_RADIUS + text * 2.4 + text * 1.45 * (len(self.note) - 0.5)
-        natural = top + MARGIN + self.board_height + MARGIN + legend + MARGIN
+        natural = top + GAP + self.board_height + MARGIN + legend + GAP
         pad = max(0.0, self.width - natural) / 2  # a small board sits in the middle of a square picture
         self.header_bottom = top
-        self.top = max(top + MARGIN + pad, board_top)
+        self.top = max(top + GAP + pad, board_top)
         self.origin = (
             (self.width - self.board_width) / 2 + radius - 1.5 * radius * min(qs),
             self.top + radius * (SQRT3 / 2 - min(ys)),
@@ -207,7 +209,7 @@ class Layout:
         self.board_bottom = self.top + self.board_height
         self.legend_y = self.board_bottom + pad + MARGIN + LEGEND_RADIUS
         self.note_y = self.legend_y + LEGEND_RADIUS + text * 2.4
-        self.height = math.ceil(max(natural + self.top - (top + MARGIN + pad), self.width))
+        self.height = math.ceil(max(natural + self.top - (top + GAP + pad), self.width))
 
     def centre(self, cell: Cell) -> Point:
         return hex_centre(cell, self.radius, self.origin)

@@ -111,7 +111,7 @@ class Status:
             return cls.cancelled(outcome.reason)
         if outcome.winners:
             return cls.won(outcome.winners, names, how)
-        return cls.drawn(how or outcome.reason.removeprefix("draw: "))
+        return cls.drawn((how or outcome.reason).removeprefix("draw: ").removeprefix("drawn "))
 
 
 @dataclass(frozen=True)

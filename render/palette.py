@@ -48,6 +48,11 @@ def palette_for(
     kept = list(dict.fromkeys(colour for colour in exact if approximate or colour in counts))
     chosen = list(kept)
     cells = {(r >> CELL_BITS, g >> CELL_BITS, b >> CELL_BITS) for r, g, b in kept}
+    #: the cells a colour nearer than SEPARATION to a kept one can lie in (within one cell on every channel): only
+    #: colours there need their distances measured
+    near = {
+        (r + dr, g + dg, b + db) for r, g, b in cells for dr in (-1, 0, 1) for dg in (-1, 0, 1) for db in (-1, 0, 1)
+    }
     limit = SEPARATION * SEPARATION
     for colour in (*also, *sorted(counts, key=counts.__getitem__, reverse=True)):
         if len(chosen) >= limit:
@@ -57,7 +62,7 @@ def palette_for(
         if cell in cells:
             continue
         cells.add(cell)
-        if any((r - kr) ** 2 + (g - kg) ** 2 + (b - kb) ** 2 < limit for kr, kg, kb in kept):
+        if cell in near and any((r - kr) ** 2 + (g - kg) ** 2 + (b - kb) ** 2 < limit for kr, kg, kb in kept):
             continue
         chosen.append(colour)
     return chosen

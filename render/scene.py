@@ -104,6 +104,8 @@ class Ellipse:
 
 @dataclass(frozen=True, slots=True)
 class Polygon:
+    """A filled polygon; ``outline`` of ``width`` along its edges."""
+
     points: tuple[Point, ...]
     fill: Colour | None = None
     outline: Colour | None = None
@@ -181,6 +183,9 @@ Item = Rect | Ellipse | Polygon | Line | Arc | Text | Use | Group
 
 @dataclass(frozen=True)
 class Scene:
+    """A picture ``width`` x ``height`` on ``background``: its items, the symbols they use, how many times larger
+    the PNG is drawn before it is scaled down, and the colours the PNG keeps exact (see the module docstring)."""
+
     width: int
     height: int
     background: Colour

@@ -3,9 +3,11 @@ group (``<g data-kind="point" data-id="13">``) tappable.
 
 The SVG stands alone: no external reference of any kind (no font, image or stylesheet fetched, no link). Its
 viewBox is the picture's size, so its coordinates are the PNG's pixels. Text names the font the PNG is drawn in,
-Pillow's bundled Aileron, then DejaVu Sans and the reader's sans-serif where Aileron is not installed; text
-widths may then differ a little from the PNG's. Symbols are written once in ``<defs>`` and placed with ``<use>``.
-Every text and attribute value is escaped.
+Pillow's bundled Aileron, then DejaVu Sans and the reader's sans-serif where Aileron is not installed; so that a
+text takes the room it takes in the PNG whatever font shows it, each is given its PNG width (``textLength``, the
+glyphs fitted to it) and its baseline where the PNG's anchor puts it (measured with the PNG's font, not left to
+the reader's ``dominant-baseline``). Symbols are written once in ``<defs>`` and placed with ``<use>``. Every text
+and attribute value is escaped.
 """
 
 from __future__ import annotations
@@ -14,17 +16,10 @@ import math
 import re
 from xml.sax.saxutils import escape, quoteattr
 
+from render.common import font
 from render.scene import Arc, Box, Colour, Ellipse, Group, Item, Line, Polygon, Rect, Scene, Text
 
 FONT_FAMILY = "Aileron, 'DejaVu Sans', sans-serif"
-#: Pillow's vertical anchors as SVG's dominant-baseline
-BASELINES = {
-    "a": "text-before-edge",
-    "t": "text-before-edge",
-    "m": "central",
-    "s": "alphabetic",
-    "d": "text-after-edge",
-}
 ALIGNS = {"l": "start", "m": "middle", "r": "end"}
 #: characters XML 1.0 does not allow, dropped from texts
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -92,7 +87,7 @@ def _item(item: Item, scale: int) -> list[str]:
     if isinstance(item, Arc):
         return [_arc(item)]
     if isinstance(item, Text):
-        return [_text(item)]
+        return [_text(item, scale)]
     return [f'<use href="#{symbol_id(item.symbol)}" x="{_n(item.xy[0])}" y="{_n(item.xy[1])}"/>']
 
 
@@ -137,13 +132,21 @@ def _arc(arc: Arc) -> str:
     return f'<path d="{path}" fill="none" stroke="{_colour(arc.colour)}" stroke-width="{_n(arc.width)}"/>'
 
 
-def _text(text: Text) -> str:
+def _text(text: Text, scale: int) -> str:
+    """A text as the PNG draws it: at ``scale`` times its size in the font the PNG uses, then scaled down, its
+    width fitted to that and its baseline placed by Pillow's vertical anchor (ascender, middle, baseline,
+    descender)."""
     anchor = text.anchor or "la"
+    face = font(round(text.size * scale))
+    ascent, descent = face.getmetrics()
+    shift = {"a": ascent, "t": ascent, "m": (ascent - descent) / 2, "s": 0, "d": -descent}[anchor[1]] / scale
+    words = _NOT_XML.sub("", text.text)
+    width = face.getlength(words) / scale
     attributes = (
-        f'x="{_n(text.xy[0])}" y="{_n(text.xy[1])}" font-size="{_n(text.size)}" fill="{_colour(text.fill)}" '
-        f'text-anchor="{ALIGNS[anchor[0]]}" dominant-baseline="{BASELINES[anchor[1]]}"'
+        f'x="{_n(text.xy[0])}" y="{_n(text.xy[1] + shift)}" font-size="{_n(text.size)}" fill="{_colour(text.fill)}" '
+        f'text-anchor="{ALIGNS[anchor[0]]}" textLength="{_n(width)}" lengthAdjust="spacingAndGlyphs"'
     )
-    return f"<text {attributes}>{escape(_NOT_XML.sub('', text.text))}</text>"
+    return f"<text {attributes}>{escape(words)}</text>"
 
 
 def _paint(fill: Colour | None, outline: Colour | None, width: float) -> str:

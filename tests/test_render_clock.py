@@ -82,8 +82,8 @@ TODAY = {
     "drogo-2p": "70167b5e23ea99e548e44ad993b82cc2",
     "drogo-4p": "8875d33806448c9370a3b4867e8759b3",
     "drogo-over": "ab64526e11c226ea63995081905d9030",
-    "dragons-mid": "59e7680cdd1ea4fb06ad5bfe4902a3b6",
-    "dragons-over": "6bc5c88e958bea6fa07025ad358dffff",
+    "dragons-mid": "d1bf1c9f3f84ae24f1da5aa92b8fb52b",
+    "dragons-over": "c8cd2fc00fb2a34b00fee1f1aead475c",
 }
 TODAY_VERSIONS = ("13.0.0", "2.14.3", "2.3.3")
 

@@ -16,7 +16,8 @@ from PIL import Image, ImageChops
 
 import render
 from render import png, svg
-from render.common import BACKGROUND
+from render.common import BACKGROUND, font
+from render.header import Status, last_move
 from render.scene import (
     Arc,
     Ellipse,
@@ -31,7 +32,7 @@ from render.scene import (
     readable,
 )
 from rules import registry
-from rules.base import GameState
+from rules.base import GameState, Outcome
 from rules.rng import Rng
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -274,8 +275,10 @@ def test_text_is_placed_by_its_anchor_in_both_backends() -> None:
     box = ImageChops.difference(image, Image.new("RGB", image.size, BACKGROUND)).getbbox()
     assert box is not None and abs((box[0] + box[2]) / 2 - 30) <= 1 and abs((box[1] + box[3]) / 2 - 20) <= 2
     [text] = svg_root(svg.svg(one(Text((30, 20), "W", 20, WHITE, "rm")))).iter(f"{SVG}text")
-    assert text.attrib["text-anchor"] == "end" and text.attrib["dominant-baseline"] == "central"
-    assert text.attrib["font-size"] == "20" and text.text == "W"
+    assert text.attrib["text-anchor"] == "end" and text.attrib["font-size"] == "20" and text.text == "W"
+    ascent, descent = font(20).getmetrics()  # the baseline, where Pillow's middle anchor puts it
+    assert float(text.attrib["y"]) == 20 + (ascent - descent) / 2
+    assert float(text.attrib["textLength"]) == round(font(20).getlength("W"), 2)  # the PNG's width, whatever font
 
 
 def test_a_symbol_pastes_as_its_drawing_would_draw_even_text() -> None:
@@ -318,3 +321,31 @@ def test_readable_sizes_for_the_phone() -> None:
     """11 pixels once a picture is shown 400 wide: the font size for a picture of each width."""
     assert [readable(width) for width in (400, 560, 590, 638, 800)] == [11, 16, 17, 18, 22]
     assert readable(590, 18) == 18 and readable(590, 12) == 17
+
+
+# ---- the header's one grammar ----------------------------------------------------------------------------------
+
+
+def test_the_status_grammar() -> None:
+    names = ["alice", "bob", "carol"]
+    assert Status.to_move(1, "bob").text == "bob to move"
+    assert Status.to_move(0, "alice", "play 3-1").text == "alice to play 3-1"
+    assert Status.to_move(0, "alice", "move", "a gap move is owed").text == "alice to move: a gap move is owed"
+    won = Status.ended(Outcome((2,), "alice resigned"), names, "alice resigned")
+    assert (won.text, won.seat) == ("carol wins: alice resigned", 2)
+    assert (
+        Status.ended(Outcome((0, 2), "shared"), names, "12 points each").text == "alice and carol win: 12 points each"
+    )
+    assert Status.ended(Outcome((), "drawn by agreement"), names, "").text == "Draw: by agreement"
+    assert Status.ended(Outcome((), "draw: nobody won"), names, "").text == "Draw: nobody won"
+    cancelled = Status.ended(Outcome((), "bob declined to play", cancelled=True), names, "")
+    assert (cancelled.text, cancelled.seat) == ("Game cancelled: bob declined to play", None)
+    assert last_move("bob", "played 24-13") == "last: bob played 24-13"
+
+
+@pytest.mark.parametrize("key", list(POSITIONS))
+def test_the_turn_marker_stands_only_before_the_player_to_move_while_the_game_runs(key: str) -> None:
+    state, clock, ratings = POSITIONS[key]()
+    for group in render.board_scene(state, clock, ratings).tagged("seat"):
+        marked = any(isinstance(item, Polygon) for item in group.items)
+        assert marked == (not state.is_over and int(group.id) == state.to_move), group.id
