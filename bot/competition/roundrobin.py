@@ -1,0 +1,131 @@
+"""Round robin schedules: every player meets every other.
+
+* **Two-player games: the Berger tables** (FIDE's, used for chess round robins), players numbered by seed. With
+  ``n`` players (one more, a rest, when ``n`` is odd: whoever meets it has the round off) there are ``n - 1``
+  rounds; in round ``r`` player ``n`` meets ``h = 1 + (r - 1) n/2 (mod n - 1)`` (``h`` White in odd rounds), and
+  on the other boards ``h + j`` (White) meets ``h - j``. Everyone plays each other once, no one has the same colour
+  three times running, and each ends with as many Whites as Blacks, or one more of either.
+* **Tables of three or four.** Meeting everyone exactly once is possible only for a few numbers of players (a
+  resolvable design: 9 at tables of 3, 16 at tables of 4 ...), so the schedule makes every pair meet *at least*
+  once, spreading the meetings: round after round, tables are filled to bring together as many pairs who have not
+  met as it can (each table started by the player with the most opponents still to meet, each seat to the player
+  who adds most new pairs, then fewest meetings again), players are swapped between the round's tables while a
+  swap adds new pairs or spreads the repeats, and rounds are added until every pair has met. Byes (when the
+  players cannot all be seated) go to those with the fewest byes, then the fewest opponents still to meet. The
+  least a schedule can have is ``ceil((n - 1) / (size - 1))`` rounds; the tests measure how close this one comes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.competition.tables import seat_order, table_sizes
+
+#: a round of a schedule: its tables (players as seed indices, 0 = seed 1, in seat order) and who has the round off
+Scheduled = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
+
+
+def berger(count: int) -> list[Scheduled]:
+    """The Berger schedule of ``count`` players of a two-player game."""
+    n = count + count % 2
+    rounds: list[Scheduled] = []
+    for r in range(1, n):
+        h = 1 + (r - 1) * (n // 2) % (n - 1)
+        first = (h, n) if r % 2 else (n, h)
+        pairs = [first] + [(1 + (h - 1 + j) % (n - 1), 1 + (h - 1 - j) % (n - 1)) for j in range(1, n // 2)]
+        tables = tuple((a - 1, b - 1) for a, b in pairs if a <= count and b <= count)
+        rest = tuple(a - 1 for pair in pairs for a in pair if a <= count and n in pair and n > count)
+        rounds.append((tables, rest))
+    return rounds
+
+
+def schedule(count: int, sizes: Sequence[int]) -> list[Scheduled]:
+    """The whole schedule of ``count`` players at tables of ``sizes`` (largest first)."""
+    if max(sizes) == 2:
+        return berger(count)
+    return _tables(count, sizes)
+
+
+def _tables(count: int, sizes: Sequence[int]) -> list[Scheduled]:
+    """Tables of three or four (the module docstring)."""
+    meets = [[0] * count for _ in range(count)]
+    rests = [0] * count
+    seats = [[0] * max(sizes) for _ in range(count)]
+    unmet = [count - 1] * count
+    rounds: list[Scheduled] = []
+    layout, off = table_sizes(count, sizes)
+    while any(unmet):
+        resting = sorted(range(count), key=lambda i: (rests[i], unmet[i], -i))[:off]
+        playing = sorted((i for i in range(count) if i not in resting), key=lambda i: (-unmet[i], i))
+        tables = _fill(playing, layout, meets)
+        _spread(tables, meets)
+        seated = []
+        for table in tables:
+            order = seat_order(sorted(table), lambda p, s: seats[p][s])
+            for s, p in enumerate(order):
+                seats[p][s] += 1
+            for k, a in enumerate(order):
+                for b in order[k + 1 :]:
+                    unmet[a] -= meets[a][b] == 0
+                    unmet[b] -= meets[a][b] == 0
+                    meets[a][b] += 1
+                    meets[b][a] += 1
+            seated.append(tuple(order))
+        for i in resting:
+            rests[i] += 1
+        rounds.append((tuple(seated), tuple(sorted(resting))))
+    return rounds
+
+
+def _fill(playing: list[int], layout: Sequence[int], meets: list[list[int]]) -> list[list[int]]:
+    """A round's tables: each started by the first player left (most opponents to meet), each seat to the player
+    adding most new pairs, then fewest meetings, then first in ``playing``."""
+    left = list(playing)
+    tables = []
+    for size in layout:
+        table = [left.pop(0)]
+        while len(table) < size:
+            chosen = min(
+                left,
+                key=lambda i: (
+                    -sum(meets[i][j] == 0 for j in table),
+                    sum(meets[i][j] for j in table),
+                    left.index(i),
+                ),
+            )
+            table.append(chosen)
+            left.remove(chosen)
+        tables.append(table)
+    return tables
+
+
+def _value(table: list[int], meets: list[list[int]]) -> tuple[int, int]:
+    """How good a table is: (new pairs, minus the squares of the meetings it adds to)."""
+    pairs = [(a, b) for k, a in enumerate(table) for b in table[k + 1 :]]
+    return sum(meets[a][b] == 0 for a, b in pairs), -sum((meets[a][b] + 1) ** 2 for a, b in pairs)
+
+
+def _spread(tables: list[list[int]], meets: list[list[int]]) -> None:
+    """Swap players between the round's tables while a swap makes the two tables better (:func:`_value`)."""
+    improved = True
+    while improved:
+        improved = False
+        for t in range(len(tables)):
+            for u in range(t + 1, len(tables)):
+                if _swap_once(tables, t, u, meets):
+                    improved = True
+
+
+def _swap_once(tables: list[list[int]], t: int, u: int, meets: list[list[int]]) -> bool:
+    a, b = tables[t], tables[u]
+    va, vb = _value(a, meets), _value(b, meets)
+    before = (va[0] + vb[0], va[1] + vb[1])
+    for x in a:
+        for y in b:
+            new_a = [y if i == x else i for i in a]
+            new_b = [x if i == y else i for i in b]
+            na, nb = _value(new_a, meets), _value(new_b, meets)
+            if (na[0] + nb[0], na[1] + nb[1]) > before:
+                tables[t], tables[u] = new_a, new_b
+                return True
+    return False
