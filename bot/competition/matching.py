@@ -47,9 +47,8 @@ class Matching:
         it), which keeps a field with many players who cannot be paired from costing a full search each."""
         dead: set[int] = set()
         for root in [*first, *self.unmatched()]:
-            if root in self.live and root not in dead and self.mate[root] == NONE:
-                if self.augment(root, dead):
-                    self.free -= 2
+            if root in self.live and root not in dead and self.mate[root] == NONE and self.augment(root, dead):
+                self.free -= 2
 
     def take(self, vertices: tuple[int, ...], spare: int) -> bool:
         """Take ``vertices`` out (a pair that will play, or a player with a bye) if a matching of the rest leaves

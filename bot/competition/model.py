@@ -175,9 +175,8 @@ def entrant_from_json(data: Any) -> Entrant:
     rating = data.get("rating", 0.0)
     if not isinstance(rating, int | float) or isinstance(rating, bool):
         raise CompetitionError("the tournament's saved rating is not a number")
-    return Entrant(
-        _text(data.get("id"), "player id"), _text(data.get("name"), "name"), float(rating), _integer(data.get("seed"), "seed")
-    )
+    player, name = _text(data.get("id"), "player id"), _text(data.get("name"), "name")
+    return Entrant(player, name, float(rating), _integer(data.get("seed"), "seed"))
 
 
 def table_from_json(data: Any) -> Table:

@@ -59,7 +59,7 @@ def group(points: Sequence[int], sizes: Sequence[int], met: Meetings) -> list[li
         step = max(1, len(bracket) // size)
         table = [top]
         for seat in range(1, size):
-            table.append(_best(table, _around(bracket, seat * step, table) + below, met))
+            table.append(_best(table, _around(bracket, seat * step, table) + [i for i in below if i not in table], met))
         tables.append(sorted(table))
         left = [i for i in left if i not in table]
     _swap_repeats(tables, met)
