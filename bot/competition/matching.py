@@ -54,9 +54,11 @@ class Matching:
         """Take ``vertices`` out (a pair that will play, or a player with a bye) if a matching of the rest leaves
         at most ``spare`` vertices unmatched; otherwise change nothing and say so."""
         mate = self.mate
-        if len(vertices) == 2 and mate[vertices[0]] == vertices[1]:
+        if len(vertices) == 2 and mate[vertices[0]] == vertices[1]:  # what is left of a maximum one stays maximum
+            if self.free > spare:
+                return False
             self._remove(vertices)
-            return self.free <= spare
+            return True
         saved = (mate.copy(), self.free)
         partners = [mate[v] for v in vertices if mate[v] != NONE and mate[v] not in vertices]
         self._remove(vertices)

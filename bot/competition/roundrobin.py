@@ -51,10 +51,9 @@ def schedule(count: int, sizes: tuple[int, ...]) -> tuple[Scheduled, ...]:
 
 
 def _tables(count: int, sizes: Sequence[int]) -> list[Scheduled]:
-    """Tables of three or four (the module docstring)."""
+    """Tables of three or four (the module docstring): who sits together, round by round, then the seats."""
     meets = [[0] * count for _ in range(count)]
     rests = [0] * count
-    seats = [[0] * max(sizes) for _ in range(count)]
     unmet = [count - 1] * count
     rounds: list[Scheduled] = []
     layout, off = table_sizes(count, sizes)
@@ -63,23 +62,33 @@ def _tables(count: int, sizes: Sequence[int]) -> list[Scheduled]:
         playing = sorted((i for i in range(count) if i not in resting), key=lambda i: (-unmet[i], i))
         tables = _fill(playing, layout, meets)
         _spread(tables, meets)
-        seated = []
         for table in tables:
-            order = seat_order(sorted(table), lambda p, s: seats[p][s])
-            for s, p in enumerate(order):
-                seats[p][s] += 1
-            for k, a in enumerate(order):
-                for b in order[k + 1 :]:
+            for k, a in enumerate(table):
+                for b in table[k + 1 :]:
                     unmet[a] -= meets[a][b] == 0
                     unmet[b] -= meets[a][b] == 0
                     meets[a][b] += 1
                     meets[b][a] += 1
-            seated.append(tuple(order))
         for i in resting:
             rests[i] += 1
-        rounds.append((tuple(seated), tuple(sorted(resting))))
+        rounds.append((tuple(tuple(sorted(table)) for table in tables), tuple(sorted(resting))))
     _even_out(rounds, meets)
-    return rounds
+    return _seated(rounds, max(sizes))
+
+
+def _seated(rounds: list[Scheduled], size: int) -> list[Scheduled]:
+    """The schedule with each table in seat order (:func:`bot.competition.tables.seat_order`), round by round."""
+    seats: dict[int, list[int]] = {}
+    out = []
+    for tables, rest in rounds:
+        ordered = []
+        for table in tables:
+            order = seat_order(sorted(table), lambda p, s: seats.setdefault(p, [0] * size)[s])
+            for s, p in enumerate(order):
+                seats[p][s] += 1
+            ordered.append(tuple(order))
+        out.append((tuple(ordered), rest))
+    return out
 
 
 def _fill(playing: list[int], layout: Sequence[int], meets: list[list[int]]) -> list[list[int]]:

@@ -348,7 +348,7 @@ def _entrants(entrants: Sequence[Entrant], fewest: int) -> tuple[Entrant, ...]:
     if len(entrants) < max(2, fewest):
         raise CompetitionError(f"a tournament needs at least {plural(max(2, fewest), 'player')}, not {len(entrants)}")
     ordered = sorted(entrants, key=lambda e: (-e.rating, e.name.casefold(), e.id))
-    return tuple(replace(e, seed=k) for k, e in enumerate(ordered, start=1))
+    return tuple(replace(e, seed=k, rating=float(e.rating)) for k, e in enumerate(ordered, start=1))
 
 
 def _swiss_rounds(rounds: int | None, count: int) -> int:
