@@ -337,6 +337,16 @@ def test_swiss_repeats_fall_where_no_pairing_avoids_them() -> None:
     assert pairing.note == "2 pairs meet again: no pairing could avoid it."
 
 
+def test_swiss_looks_past_the_first_opponent_to_keep_colours() -> None:
+    """p0 must have Black, p1 and p3 must have White: p0's first choice p2 would leave p1 and p3 to play each
+    other, both White. The pairing sees it and gives p0 his next choice, so every colour rule holds."""
+    field_ = Field(4)
+    field_.colours = {"p0": [1, 1], "p1": [-1, -1], "p2": [1, -1], "p3": [-1, -1]}
+    pairing = pair(field_.contenders())
+    assert pairing.pairs == (("p3", "p0"), ("p1", "p2"))
+    assert pairing.colour_breaks == 0 and pairing.note == ""
+
+
 def test_swiss_colour_note_when_every_player_must_have_white() -> None:
     field_ = Field(4)
     for p in field_.ids:
