@@ -42,11 +42,14 @@ class Matching:
         return [v for v in self.live if self.mate[v] == NONE]
 
     def maximise(self, first: Iterable[int] = ()) -> None:
-        """Make the matching maximum: search from ``first``, then from every other unmatched vertex. The tree of
+        """Make the matching maximum: search from ``first``, then from every other unmatched vertex, until no more
+        than one (an odd number of vertices) is left unmatched, which is as good as can be. The tree of
         a search that fails is left out of the searches after it (Edmonds: no augmenting path ever runs through
         it), which keeps a field with many players who cannot be paired from costing a full search each."""
         dead: set[int] = set()
         for root in [*first, *self.unmatched()]:
+            if self.free <= len(self.live) % 2:  # nothing can do better: stop before a search bound to fail
+                return
             if root in self.live and root not in dead and self.mate[root] == NONE and self.augment(root, dead):
                 self.free -= 2
 

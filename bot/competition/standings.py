@@ -31,7 +31,7 @@ from fractions import Fraction
 
 from bot.competition.knockout import rounds_needed
 from bot.competition.model import KNOCK_OUT, ROUND_ROBIN, SWISS, Entrant, Round, Table
-from bot.competition.scoring import POINT, duel, table_points, weight
+from bot.competition.scoring import AHEAD, BEHIND, LEVEL, POINT, weight
 
 #: the tie-breaks of each format, in order, as players read them
 TIEBREAKS = {
@@ -39,6 +39,8 @@ TIEBREAKS = {
     SWISS: ("Buchholz", "Sonneborn-Berger"),
     KNOCK_OUT: ("round reached",),
 }
+#: the weight of a game of two
+TWO = weight(2)
 #: units of a tie-break built from products (a duel in halves x points in twelfths x the table's weight)
 PRODUCT = POINT * POINT
 
@@ -61,90 +63,109 @@ def standings(
     format_: str, entrants: Sequence[Entrant], rounds: Sequence[Round], withdrawn: Mapping[str, int]
 ) -> list[Standing]:
     """The standings of a tournament after the tables finished so far (the module docstring)."""
-    finished = [table for round_ in rounds for table in round_.tables if table.finished]
+    duels = [[_duels(table) for table in round_.tables if table.finished] for round_ in rounds]
     points = dict.fromkeys((e.id for e in entrants), 0)
+    for in_round in duels:
+        for table in in_round:
+            for player, _, result, unit, _ in table:
+                points[player] += result * unit
     played = dict.fromkeys(points, 0)
-    for table in finished:
-        for player, value in table_points(table).items():
-            points[player] += value
-        for player in table.playing if table.played else ():
-            played[player] += 1
+    for round_ in rounds:
+        for table in round_.tables:
+            if table.places is not None:
+                playing = [p for p in table.seats if p not in table.forfeits] if table.forfeits else table.seats
+                for player in playing if len(playing) >= 2 else ():
+                    played[player] += 1
     if format_ == SWISS:
         for round_ in rounds:
             for player in round_.byes:
                 points[player] += POINT
     if format_ == KNOCK_OUT:
-        keys = _knock_out(entrants, rounds, points)
+        keys, scales = _knock_out(entrants, rounds, points), (1, 1)
     elif format_ == SWISS:
-        keys = _swiss(entrants, rounds, points)
+        keys, scales = _swiss(rounds, duels, points), (POINT, PRODUCT, PRODUCT)
     else:
-        keys = _round_robin(entrants, finished, points)
-    order = sorted(entrants, key=lambda e: ([-k for k in keys[e.id]], e.seed))
+        keys, scales = _round_robin(duels, points), (POINT, PRODUCT, POINT)
+    order = sorted(entrants, key=lambda e: (*(-k for k in keys[e.id]), e.seed))
     lines: list[Standing] = []
     for position, entrant in enumerate(order):
-        level = lines and keys[lines[-1].entrant.id] == keys[entrant.id]
+        key = keys[entrant.id]
+        level = lines and keys[lines[-1].entrant.id] == key
         lines.append(
             Standing(
                 lines[-1].rank if level else position + 1,
                 entrant,
                 Fraction(points[entrant.id], POINT),
                 played[entrant.id],
-                tuple(keys[entrant.id][1:]),
+                tuple(Fraction(value, scale) for value, scale in zip(key[1:], scales[1:], strict=True)),
                 entrant.id in withdrawn,
             )
         )
     return lines
 
 
-def _duels(table: Table) -> list[tuple[str, str, int, int]]:
-    """Each (player, opponent, result in halves, the table's weight) of a finished table."""
-    unit = weight(len(table.seats))
-    return [(p, o, duel(table, p, o), unit) for p in table.seats for o in table.seats if o != p]
+def _duels(table: Table) -> list[tuple[str, str, int, int, bool]]:
+    """Each (player, opponent, result in halves, the table's weight, whether unplayed: a forfeit) of a finished
+    table."""
+    seats, places, out = table.seats, table.places, table.forfeits
+    assert places is not None, "the table is not finished"
+    if len(seats) == 2 and not out:  # most tables: said quickly
+        result = AHEAD if places[0] < places[1] else LEVEL if places[0] == places[1] else BEHIND
+        return [(seats[0], seats[1], result, TWO, False), (seats[1], seats[0], AHEAD - result, TWO, False)]
+    unit = weight(len(seats))
+    found = []
+    for i, player in enumerate(seats):
+        for j, opponent in enumerate(seats):
+            if i == j:
+                continue
+            if player in out or opponent in out:
+                found.append((player, opponent, BEHIND if player in out else AHEAD, unit, True))
+            else:
+                mine, theirs = places[i], places[j]
+                result = AHEAD if mine < theirs else LEVEL if mine == theirs else BEHIND
+                found.append((player, opponent, result, unit, False))
+    return found
 
 
-def _round_robin(entrants: Sequence[Entrant], finished: list[Table], points: dict[str, int]) -> dict[str, list]:
-    """Sort keys: points, Sonneborn-Berger, head-to-head among those level on both."""
+def _round_robin(duels: list[list[list[tuple]]], points: dict[str, int]) -> dict[str, tuple[int, ...]]:
+    """Sort keys in units: points, Sonneborn-Berger, head-to-head among those level on both."""
     sb = dict.fromkeys(points, 0)
-    duels = [d for table in finished for d in _duels(table)]
-    for player, opponent, result, unit in duels:
+    every = [d for in_round in duels for table in in_round for d in table]
+    for player, opponent, result, unit, _ in every:
         sb[player] += result * points[opponent] * unit
     tied: dict[tuple[int, int], set[str]] = {}
     for player in points:
         tied.setdefault((points[player], sb[player]), set()).add(player)
     h2h = dict.fromkeys(points, 0)
-    for player, opponent, result, unit in duels:
+    for player, opponent, result, unit, _ in every:
         group = tied[(points[player], sb[player])]
         if len(group) > 1 and opponent in group:
             h2h[player] += result * unit
-    return {e.id: [points[e.id], Fraction(sb[e.id], PRODUCT), Fraction(h2h[e.id], POINT)] for e in entrants}
+    return {player: (points[player], sb[player], h2h[player]) for player in points}
 
 
-def _swiss(entrants: Sequence[Entrant], rounds: Sequence[Round], points: dict[str, int]) -> dict[str, list]:
-    """Sort keys: points, Buchholz, Sonneborn-Berger (unplayed rounds against a dummy with the player's points)."""
+def _swiss(rounds: Sequence[Round], duels: list[list[list[tuple]]], points: dict[str, int]) -> dict[str, tuple]:
+    """Sort keys in units: points, Buchholz, Sonneborn-Berger (rounds without a game against a dummy opponent with
+    the player's own points)."""
     buchholz = dict.fromkeys(points, 0)
     sb = dict.fromkeys(points, 0)
     full = 2 * weight(2)  # one whole opponent, in the products' units per point of his
-    for round_ in rounds:
-        if not round_.complete:
-            continue
-        present = set()
-        for table in round_.tables:
-            present.update(table.seats)
-            for player, opponent, result, unit in _duels(table):
-                unplayed = player in table.forfeits or opponent in table.forfeits
+    for round_, in_round in zip(rounds, duels, strict=True):
+        for table in in_round:
+            for player, opponent, result, unit, unplayed in table:
                 other = points[player] if unplayed else points[opponent]
                 buchholz[player] += 2 * unit * other
                 sb[player] += result * unit * other
         for player in round_.byes:
-            present.add(player)
             buchholz[player] += full * points[player]
             sb[player] += full * points[player]
-        for player in points.keys() - present:
+        seated = {player for table in round_.tables for player in table.seats}
+        for player in points.keys() - seated - set(round_.byes):
             buchholz[player] += full * points[player]
-    return {e.id: [points[e.id], Fraction(buchholz[e.id], PRODUCT), Fraction(sb[e.id], PRODUCT)] for e in entrants}
+    return {player: (points[player], buchholz[player], sb[player]) for player in points}
 
 
-def _knock_out(entrants: Sequence[Entrant], rounds: Sequence[Round], points: dict[str, int]) -> dict[str, list]:
+def _knock_out(entrants: Sequence[Entrant], rounds: Sequence[Round], points: dict[str, int]) -> dict[str, tuple]:
     """Sort keys: the round reached (the last round a player was in; the winner of the final one more)."""
     final = rounds_needed(len(entrants))
     reached = dict.fromkeys(points, 0)
@@ -155,4 +176,4 @@ def _knock_out(entrants: Sequence[Entrant], rounds: Sequence[Round], points: dic
             for player in table.seats:
                 won = table.finished and table.place_of(player) == 1 and player not in table.forfeits
                 reached[player] = round_.number + (won and round_.number == final)
-    return {e.id: [reached[e.id], Fraction(reached[e.id])] for e in entrants}
+    return {e.id: (reached[e.id], reached[e.id]) for e in entrants}  # the round reached sorts and is shown
