@@ -52,11 +52,6 @@ def table_points(table: Table) -> dict[str, int]:
     }
 
 
-def as_fraction(units: int, scale: int = POINT) -> Fraction:
-    """Units (or a tie-break's finer units, ``scale`` to a point) as an exact number of points."""
-    return Fraction(units, scale)
-
-
 def points_text(value: Fraction) -> str:
     """Points as players read them: ``4``, ``4½``, and to two decimals otherwise (``2.67``)."""
     whole, part = divmod(value, 1)
