@@ -154,11 +154,11 @@ class _Field:
         index = {p.id: i for i, p in enumerate(ranked)}
         self.met = [{index[o]: n for o, n in p.met.items() if o in index and n} for p in ranked]
         self.must = [w if how == MUST else 0 for w, how in (wish(p.colours) for p in ranked)]
-        groups, last = [], None
-        for p in ranked:
-            groups.append(len(groups) if p.points != last else groups[-1])
-            last = p.points
-        self.group = groups
+        #: each player's score group, named by the index of its first (top) player
+        self.group = [i if i == 0 or p.points != ranked[i - 1].points else 0 for i, p in enumerate(ranked)]
+        for i in range(1, len(ranked)):
+            if ranked[i].points == ranked[i - 1].points:
+                self.group[i] = self.group[i - 1]
         fewest = min((p.byes for p in ranked), default=0)
         #: who may have the bye, best first: the lowest-ranked of those with the fewest byes
         self.bye_order = [i for i in reversed(range(len(ranked))) if ranked[i].byes == fewest]
