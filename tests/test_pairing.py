@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -324,6 +327,40 @@ def test_swiss_pairing_is_deterministic_whatever_the_order() -> None:
         for p in (played._history()[e.id],)
     ]
     assert pair(contenders) == pair(list(reversed(contenders)))
+
+
+PAIR_IN_A_PROCESS = """
+import json, sys
+from bot.competition import Tournament
+t = Tournament.from_json(json.loads(sys.stdin.read()))
+print(json.dumps(t.pair_next().to_json()))
+print(json.dumps([[s.entrant.id, str(s.points), [str(b) for b in s.tiebreaks]] for s in t.standings()]))
+"""
+
+
+def test_two_processes_pair_the_same_round() -> None:
+    """The same saved tournament paired in two processes with different hash seeds (so any set or dict order that
+    leaked into the pairing would show): the same round, the same standings, at tables of two and of four."""
+    rng = random.Random(11)
+    for sizes in ((2,), (4, 3)):
+        t = Tournament.create("swiss", entrants(41), rounds=5, table_sizes=sizes)
+        for _ in range(3):
+            t.pair_next()
+            finish_round(t, rng)
+        t.withdraw("u7")
+        text = json.dumps(t.to_json())
+        outputs = {
+            subprocess.run(
+                [sys.executable, "-c", PAIR_IN_A_PROCESS],
+                input=text,
+                capture_output=True,
+                text=True,
+                check=True,
+                env={**os.environ, "PYTHONHASHSEED": seed},
+            ).stdout
+            for seed in ("1", "2", "3")
+        }
+        assert len(outputs) == 1 and json.loads(outputs.pop().splitlines()[0])["number"] == 4
 
 
 def test_swiss_repeats_fall_where_no_pairing_avoids_them() -> None:
