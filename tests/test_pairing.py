@@ -696,3 +696,44 @@ def test_the_saved_state_is_stable_and_checked() -> None:
         with pytest.raises(CompetitionError) as refused:
             Tournament.from_json(data)
         assert str(refused.value) == message
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([("swiss", (2,)), ("swiss", (4, 3)), ("swiss", (3,)), ("round-robin", (2,)),
+                     ("round-robin", (4, 3)), ("knock-out", (2,))]),
+    st.integers(2, 14),
+    st.lists(st.tuples(st.sampled_from(["pair", "record", "draw", "withdraw", "reload"]), st.integers(0, 99)),
+             min_size=20, max_size=80),
+)  # fmt: skip
+def test_any_sequence_of_calls(kind: tuple[str, tuple[int, ...]], count: int, calls: list[tuple[str, int]]) -> None:
+    """Any sequence of pairing, recording (draws too), withdrawing and reloading: every refusal is a
+    CompetitionError and changes nothing; whatever is accepted keeps everyone still in seated once a round."""
+    format_, sizes = kind
+    if count < min(sizes):
+        return
+    t = Tournament.create(format_, entrants(count), rounds=min(3, count - 1) if format_ == "swiss" else None,
+                          table_sizes=sizes)  # fmt: skip
+    for call, pick in calls:
+        before = json.dumps(t.to_json())
+        try:
+            if call == "pair":
+                round_ = t.pair_next()
+                seated = [p for table in round_.tables for p in table.seats] + list(round_.byes)
+                assert len(seated) == len(set(seated))
+                if format_ == "swiss":
+                    assert sorted(seated) == sorted(e.id for e in t.active)
+            elif call in ("record", "draw") and t.current is not None and t.current.unfinished:
+                table = t.current.unfinished[pick % len(t.current.unfinished)]
+                players = list(table.playing)
+                places = dict.fromkeys(players, 1) if call == "draw" else {p: k + 1 for k, p in enumerate(players)}
+                t.record(t.current.number, table.board, places)
+            elif call == "withdraw":
+                t.withdraw(t.entrants[pick % count].id)
+            elif call == "reload":
+                t = Tournament.from_json(json.loads(before))
+                assert json.dumps(t.to_json()) == before
+        except CompetitionError as refused:
+            assert "\n" not in str(refused) and str(refused)
+            assert json.dumps(t.to_json()) == before
+        t.standings()

@@ -15,6 +15,7 @@ How a caller uses it::
         if table.needs_game:                 # start a game: table.playing in seat order (seat 0 moves first)
             ...
     t.record(round_.number, table.board, {"u1": 1, "u2": 2})   # a game's places; a draw of two is 1, 1
+                                             # (bot.ratings.placing gives a finished game's places by seat)
     t.withdraw("u3")                         # his unfinished games are lost by forfeit; returns those tables
     t.standings()                            # [Standing(rank, entrant, points, played, tiebreaks, withdrawn)]
     t.is_over, t.champion                    # champion: a knock-out's winner
