@@ -571,6 +571,14 @@ def test_swiss_tables_spread_the_first_round() -> None:
     assert group([0] * 12, (4, 4, 4), lambda a, b: 0) == [[0, 3, 6, 9], [1, 4, 7, 10], [2, 5, 8, 11]]
 
 
+def test_swiss_tables_back_out_of_a_corner() -> None:
+    """Six at tables of three after round one (0 met 2 and 4, 1 met 3 and 5): seat by seat the first table would
+    take 0, 1, 2 (0 and 2 meeting again); a search backs out of that and finds a round with no repeats."""
+    met_before = {frozenset(p) for p in ((0, 2), (0, 4), (1, 3), (1, 5))}
+    tables = group([24, 18, 18, 18, 12, 12], (3, 3), lambda a, b: int(frozenset((a, b)) in met_before))
+    assert tables == [[0, 3, 5], [1, 2, 4]]
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(3, 30), st.sampled_from([(3,), (4, 3), (4,)]), st.data())
 def test_swiss_at_tables(count: int, sizes: tuple[int, ...], data: st.DataObject) -> None:
