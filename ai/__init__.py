@@ -16,6 +16,8 @@ Backgammon uses GNU Backgammon's neural nets through ``gnubg-nn`` when installed
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,10 +30,13 @@ _NAME = re.compile(r"ai:([1-9])")
 
 @dataclass(frozen=True)
 class Decision:
-    """A chosen move as text, with a short reason for people (cube actions say why, e.g. ``doubles: 71% to win``)."""
+    """A chosen move as text, with a short reason for people (cube actions say why, e.g. ``doubles: 71% to win``).
+    ``cut`` tells that the wall-clock safety net stopped the thinking short of its budget: only then may the
+    choice depend on the machine's speed."""
 
     text: str
     note: str = ""
+    cut: bool = False
 
 
 def is_ai(name: str) -> bool:
@@ -62,11 +67,13 @@ def decide(
     move_number: int | None = None,
     max_seconds: float | None = None,
     seat: int | None = None,
+    timer: Callable[[], float] = time.monotonic,
 ) -> Decision:
     """The move ``level`` plays for the seat to move (or ``seat``), with its reason.
 
     ``seed`` is the game's seed and ``move_number`` the number of moves made so far (default: ``state.ply``);
-    together they seed the choice. Raises ``ValueError`` when nobody is to move.
+    together they seed the choice. ``max_seconds`` is the safety net, measured on ``timer`` (tests make the
+    clock run fast or slow through it). Raises ``ValueError`` when nobody is to move.
     """
     from ai.players import decide_for
 
@@ -77,7 +84,7 @@ def decide(
         raise ValueError(f"it is seat {state.to_move}'s turn, not seat {seat}'s")
     number = state.ply if move_number is None else move_number
     seconds = DEFAULT_SECONDS[level] if max_seconds is None else max(0.01, float(max_seconds))
-    return decide_for(state, level, seed=seed, move_number=number, max_seconds=seconds)
+    return decide_for(state, level, seed=seed, move_number=number, max_seconds=seconds, timer=timer)
 
 
 def choose_move(

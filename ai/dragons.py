@@ -78,6 +78,10 @@ class DragonsModel:
         most of a level-2 or level-3 search's time goes here (BENCHMARKS.md, the ai group)."""
         return self.tactical and _wins_at_once(state)
 
+    def progress(self, state: Any, value: float) -> tuple[Any, str] | None:
+        """Every Dragons game ends, at the latest when the pool of tiles runs out: the search's choice stands."""
+        return None
+
     def moves(self, state: Any) -> list[Any]:
         moves = list(state.legal_moves)
         seat = state.to_move

@@ -90,6 +90,10 @@ class DrogoModel:
     def decided(self, state: Any) -> bool:
         return False
 
+    def progress(self, state: Any, value: float) -> tuple[Any, str] | None:
+        """Every Drogo game ends, at the latest at its cap of 4 x size^3 placements: the search's choice stands."""
+        return None
+
     def permutation(self, state: Any, move: Any) -> list[int] | None:
         return None
 

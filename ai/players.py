@@ -9,7 +9,7 @@ playout rates they imply).
 from __future__ import annotations
 
 import random
-import time
+from collections.abc import Callable
 from typing import Any
 
 from ai import Decision
@@ -44,23 +44,29 @@ def model_for(name: str, level: int) -> Model:
     raise ValueError(f"no computer player for the game {name!r}")
 
 
-def decide_for(state: Any, level: int, *, seed: int, move_number: int, max_seconds: float) -> Decision:
+def decide_for(
+    state: Any, level: int, *, seed: int, move_number: int, max_seconds: float, timer: Callable[[], float]
+) -> Decision:
+    """The choice of ``level`` (see :func:`ai.decide`); ``timer`` is the clock the safety net reads."""
     name = state.game.name
     rng = rng_for(seed, move_number, level)
-    deadline = time.monotonic() + max_seconds
+    deadline = timer() + max_seconds
     if name == "backgammon":
         from ai.backgammon import decide_backgammon
 
-        return decide_backgammon(state, level, rng, deadline)
+        return decide_backgammon(state, level, rng, deadline, timer)
     forced = state.forced_move()
     if forced is not None:
         return Decision(state.move_text(forced), "the only move")
     model = model_for(name, level)
-    move, root = search(state, model, EFFORT[name][level], rng, deadline)
-    text = state.move_text(move)
-    visits = sum(child.visits for child in root.children) or 1
-    best = next((child for child in root.children if child.move == move), None)
-    note = ""
-    if best is not None and best.visits:
-        note = f"{best.sums[root.seat] / best.visits:.0%} to win after {visits} playouts"
-    return Decision(text, note)
+    budget = EFFORT[name][level]
+    move, root = search(state, model, budget, rng, deadline, timer)
+    if not root.visits:  # the root's tactics left one move: no search ran
+        return Decision(state.move_text(move))
+    best = next(child for child in root.children if child.move == move)
+    value = best.sums[root.seat] / best.visits if best.visits else 0.0
+    cut = root.visits < budget
+    unstuck = model.progress(state, value)
+    if unstuck is not None:
+        return Decision(state.move_text(unstuck[0]), unstuck[1], cut)
+    return Decision(state.move_text(move), f"{value:.0%} to win after {root.visits} playouts", cut)
