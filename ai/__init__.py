@@ -6,8 +6,10 @@ type: ``state.parse_move(text, seat)`` accepts it. Console and Discord name comp
 
 Choices are reproducible: the random generator of a move is seeded from the game's seed and the move number
 (both passed in), so replaying a game asks the same questions and gets the same answers. Effort is a number of
-playouts (or evaluator plies) per level; ``max_seconds`` is only a safety net for slow machines and huge boards
-(when it cuts a search short the choice may depend on the machine's speed).
+playouts (or evaluator plies, or for Dragons also positions tried) per level, never a time, so a game replays the
+same on any machine. ``max_seconds`` is only a safety net for slow machines and huge boards, set far above what
+the levels need on this machine (tests/test_ai_progress.py checks that they do not meet it); when it does cut a
+search short, the decision says so (``Decision.cut``) and the choice may depend on the machine's speed.
 
 Backgammon uses GNU Backgammon's neural nets through ``gnubg-nn`` when installed, else a hand-built evaluator
 (:mod:`ai.bgeval`); Druid, Drogo and Dragons use Monte Carlo tree search (:mod:`ai.search`).
@@ -23,8 +25,10 @@ from typing import Any
 
 LEVELS = (1, 2, 3)
 LEVEL_NAMES = {1: "easy", 2: "medium", 3: "hard"}
-#: wall-clock safety net per level, in seconds, when the caller gives none (PBM_AI_SECONDS is the front's say)
-DEFAULT_SECONDS = {1: 0.5, 2: 1.0, 3: 2.0}
+#: wall-clock safety net per level, in seconds, when the caller gives none (PBM_AI_SECONDS is the front's say):
+#: about five times the slowest move of each level's default game measured on two busy shared cores (level 3:
+#: 3.8 s of CPU for a late Dragons move; BENCHMARKS.md, the ai group), so that it guards without deciding
+DEFAULT_SECONDS = {1: 5.0, 2: 10.0, 3: 20.0}
 _NAME = re.compile(r"ai:([1-9])")
 
 

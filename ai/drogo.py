@@ -46,6 +46,7 @@ CAPTURE_MERIT = 3.0
 
 class DrogoModel:
     expand_at = 3
+    cut = False
     rave = False
 
     def __init__(self, level: int) -> None:
@@ -86,6 +87,10 @@ class DrogoModel:
                 if stack and stack[-1] == seat and not state.captured_by(move):
                     return [move]
         return moves
+
+    def spent(self) -> bool:
+        """Drogo's playouts are cut short at a fixed depth: its playout budget is all it needs."""
+        return False
 
     def decided(self, state: Any) -> bool:
         return False

@@ -38,6 +38,7 @@ STILL = 0.05
 
 class DruidModel:
     expand_at = 3
+    cut = False
     rave = True
 
     def key(self, state: Any, move: Any) -> int | None:
@@ -95,6 +96,10 @@ class DruidModel:
             elif _connected(state, top, seat):
                 return [move]
         return moves
+
+    def spent(self) -> bool:
+        """Druid's playouts cost about the same whatever the position: its playout budget is all it needs."""
+        return False
 
     def decided(self, state: Any) -> bool:
         return False

@@ -1,9 +1,10 @@
 """Dispatch: which engine plays which game, and how hard each level tries.
 
-Efforts are counted in playouts (tree-search games) so that a level plays the same on any machine; the
-wall-clock cap passed in only stops a search that would run too long. The numbers were chosen so that a
-200-game match between levels fits in well under an hour on two cores (see BENCHMARKS.md for the
-playout rates they imply).
+Efforts are counted in playouts (tree-search games), and Dragons' also in positions pushed
+(:data:`ai.dragons.WORK`), so that a level plays the same on any machine. The wall-clock cap passed in is a guard
+only: the default levels do not meet it (tests/test_ai_progress.py), and when it does stop a search the decision
+says so (``Decision.cut``). The numbers were chosen so that a 200-game match between levels fits in well under an
+hour on two cores (see BENCHMARKS.md for the playout rates they imply).
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ def rng_for(seed: int, move_number: int, level: int) -> random.Random:
     return random.Random(f"pbm-ai:{seed}:{move_number}:{level}")
 
 
-def model_for(name: str, level: int) -> Model:
+def model_for(name: str, level: int, late: Callable[[], bool] = lambda: False) -> Model:
+    """The search model of ``name`` at ``level``; ``late`` tells when the safety net has run out (Dragons' root
+    screen, which runs before the playouts, reads it too)."""
     if name == "druid":
         from ai.druid import DruidModel
 
@@ -40,7 +43,7 @@ def model_for(name: str, level: int) -> Model:
     if name == "dragons":
         from ai.dragons import DragonsModel
 
-        return DragonsModel(level)
+        return DragonsModel(level, late)
     raise ValueError(f"no computer player for the game {name!r}")
 
 
@@ -58,14 +61,14 @@ def decide_for(
     forced = state.forced_move()
     if forced is not None:
         return Decision(state.move_text(forced), "the only move")
-    model = model_for(name, level)
+    model = model_for(name, level, lambda: timer() > deadline)
     budget = EFFORT[name][level]
     move, root = search(state, model, budget, rng, deadline, timer)
     if not root.visits:  # the root's tactics left one move: no search ran
-        return Decision(state.move_text(move))
+        return Decision(state.move_text(move), cut=model.cut)
     best = next(child for child in root.children if child.move == move)
     value = best.sums[root.seat] / best.visits if best.visits else 0.0
-    cut = root.visits < budget
+    cut = model.cut or (root.visits < budget and not model.spent())  # the wall clock stopped it, not a budget
     unstuck = model.progress(state, value)
     if unstuck is not None:
         return Decision(state.move_text(unstuck[0]), unstuck[1], cut)

@@ -48,6 +48,8 @@ class Model(Protocol):
     expand_at: int
     #: whether playouts report cell owners (see ``rollout``) and moves have cell keys (see ``key``)
     rave: bool
+    #: whether the safety net stopped the model's own work before the playouts (Dragons' root screen)
+    cut: bool
 
     def moves(self, state: Any) -> list[Any]:
         """The moves to search in ``state`` (legal, best-looking first); never empty while the game runs."""
@@ -74,6 +76,11 @@ class Model(Protocol):
     def decided(self, state: Any) -> bool:
         """Whether the player to move wins by force with its next move (the tree then treats the position as won
         for it, without a playout); models without such a test return ``False``."""
+        ...
+
+    def spent(self) -> bool:
+        """Whether the search has used up the model's own budget of work, counted as deterministically as its
+        playouts (Dragons counts the positions its tactics push); models without one return ``False``."""
         ...
 
     def progress(self, state: Any, value: float) -> tuple[Any, str] | None:
@@ -161,9 +168,11 @@ def search(
     deadline: float,
     timer: Callable[[], float] = time.monotonic,
 ) -> tuple[Any, Node]:
-    """Run ``playouts`` iterations and return the most visited root move and the root (``root.visits`` counts
-    the iterations run). ``deadline``, a ``timer()`` value, is a guard only: the search stops there when it would
-    otherwise run on, and its choice then depends on the machine's speed. ``state`` is not modified."""
+    """Run ``playouts`` iterations, fewer if the model's own budget is spent first (:meth:`Model.spent`), and
+    return the most visited root move and the root (``root.visits`` counts the iterations run). ``deadline``, a
+    ``timer()`` value, is a guard only: the search stops there when it would otherwise run on, and its choice then
+    depends on the machine's speed: fewer iterations than ``playouts`` while the model's budget is not spent tell
+    that the deadline stopped it. ``state`` is not modified."""
     seats = len(state.players)
     root = Node(None, None, None, seats)
     root.grow(state, model, root=True)
@@ -178,7 +187,7 @@ def search(
         return (only.move if model.rave else only), root
     select = _select_rave if model.rave else _select
     for done in range(playouts):
-        if done and timer() > deadline:
+        if done and (model.spent() or timer() > deadline):
             break
         node = root
         while True:
