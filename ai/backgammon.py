@@ -102,7 +102,7 @@ def decide_backgammon(
     state: Any, level: int, rng: random.Random, deadline: float, timer: Callable[[], float] = time.monotonic
 ) -> Decision:
     """The level's answer to whatever the rules ask now; ``deadline`` (a ``timer()`` value) only guards the
-    fallback's look-ahead (a gnubg evaluation, at most a few tenths of a second, is never cut)."""
+    fallback's look-ahead (a gnubg evaluation, under a second, is never cut)."""
     seat = state.to_move
     if state.phase == "answer":
         return answer_decision(cube_view(state, state.turn, level))
@@ -137,7 +137,8 @@ def ranked(me: list[int], opp: list[int], dice: tuple[int, ...], ply: int) -> li
 
 def _gnubg_play(state: Any, me: list[int], opp: list[int], level: int, rng: random.Random) -> int:
     """gnubg's play at the level's ply: 0-ply with noise, 0-ply, 2-ply. The ply never depends on the time: a
-    2-ply evaluation cost 70 ms on average and 0.3 s at worst here (BENCHMARKS.md, the ai group)."""
+    2-ply evaluation cost 71 ms of CPU on average and 0.85 s at worst over 2,997 positions of random games here,
+    far below level 3's net."""
     keys = gnubg_keys(state, me, opp)
     if level == 1:
         options = ranked(me, opp, state.dice, 0)

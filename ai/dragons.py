@@ -19,9 +19,9 @@ opponent only a fill gives its maker two moves in a row.
 
 A search's time goes to those tactics, not to its playouts: trying every move of every position the tree grows
 costs pushes in proportion to the open positions, and the root's screen in proportion to their square, so a
-late-game search pushed 47,000 positions where a mid-game one pushed 2,500. Levels 2 and 3 therefore also stop
-at a number of positions pushed (:data:`WORK`), counted like the playouts, so that the same position gets the same
-choice on any machine; a wall clock used to stop them, at whatever point the machine had reached (issue 26).
+late-game level-3 search pushed 47,000 positions where a mid-game one often needs a few thousand. Levels 2 and 3
+therefore also stop at a number of positions pushed (:data:`WORK`), counted like the playouts, so that the same
+position gets the same choice on any machine; a wall clock used to stop them, wherever the machine had got to.
 """
 
 from __future__ import annotations
@@ -36,12 +36,12 @@ from ai.search import outcome_rewards
 SAMPLES = 3
 #: playout length limit (a safety net: the pool ends every game sooner)
 MAX_PLIES = 400
-#: positions a search of each level may push (screen, tactics and playouts together) before it stops: the
-#: mid-game positions of ``python -m bench ai`` need at most 14,429 at level 2 and 31,858 at level 3, so they run
-#: their whole playout budget as before, and a late-game search costs about what the old wall-clock caps of 1 s
-#: and 2 s allowed (a push costs 40 to 130 microseconds of CPU here, more as the picture grows); level 1 has no
-#: tactics to bound
-WORK = {1: None, 2: 20_000, 3: 40_000}
+#: positions a search of each level may push (screen, tactics and playouts together) before it stops. Mid-game
+#: positions (move 8 of ten seeded games between levels 2, as ``python -m bench ai`` plays them) need at most
+#: 19,681 at level 2 and 40,368 at level 3, so they run their whole playout budget as before; a late one (move 12)
+#: needs 27,928 and 33,163. A search so costs about what the old wall-clock caps of 1 s and 2 s allowed on a quiet
+#: core (a push costs 40 to 130 microseconds of CPU here, more as the picture grows). Level 1 has no tactics.
+WORK = {1: None, 2: 24_000, 3: 48_000}
 
 
 class DragonsModel:
