@@ -66,8 +66,8 @@ def decide_for(
     move, root = search(state, model, budget, rng, deadline, timer)
     if not root.visits:  # the root's tactics left one move: no search ran
         return Decision(state.move_text(move), cut=model.cut)
-    best = next(child for child in root.children if child.move == move)
-    value = best.sums[root.seat] / best.visits if best.visits else 0.0
+    best = next(child for child in root.children if child.move == move)  # the most visited: at least once
+    value = best.sums[root.seat] / best.visits
     cut = model.cut or (root.visits < budget and not model.spent())  # the wall clock stopped it, not a budget
     unstuck = model.progress(state, value)
     if unstuck is not None:

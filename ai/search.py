@@ -170,9 +170,8 @@ def search(
 ) -> tuple[Any, Node]:
     """Run ``playouts`` iterations, fewer if the model's own budget is spent first (:meth:`Model.spent`), and
     return the most visited root move and the root (``root.visits`` counts the iterations run). ``deadline``, a
-    ``timer()`` value, is a guard only: the search stops there when it would otherwise run on, and its choice then
-    depends on the machine's speed: fewer iterations than ``playouts`` while the model's budget is not spent tell
-    that the deadline stopped it. ``state`` is not modified."""
+    ``timer()`` value, is a guard only: a search it stops (fewer iterations than ``playouts`` while the model's
+    budget is not spent) makes a choice that depends on the machine's speed. ``state`` is not modified."""
     seats = len(state.players)
     root = Node(None, None, None, seats)
     root.grow(state, model, root=True)
