@@ -1,9 +1,11 @@
-"""Player colours stay told apart by people with the two common red-green colour blindnesses.
+"""Player colours stay told apart by people with the two common red-green colour blindnesses, and Druid's pieces
+stand off their board for them and for the rarer blue-yellow one too.
 
-Simulation: Machado, Oliveira and Fernandes (2009), severity 1.0 (full deuteranopia and protanopia), applied to
-linear-light sRGB; distance: CIE 1976 Delta E in CIE Lab (D65). About 2 is just noticeable; 20 and more reads
-as a different colour at a glance. The matrices live here, beside the checks, so a renderer cannot quietly
-weaken the test it is judged by. Colour is also never the only cue: the pictures carry each player's letter.
+Simulation: Machado, Oliveira and Fernandes (2009), severity 1.0 (full deuteranopia and protanopia, and in
+:data:`VISIONS` tritanopia), applied to linear-light sRGB; distance: CIE 1976 Delta E in CIE Lab (D65). About 2 is
+just noticeable; 20 and more reads as a different colour at a glance. The matrices live here, beside the checks, so
+a renderer cannot quietly weaken the test it is judged by. Colour is also never the only cue: the pictures carry
+each player's letter.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from render.common import BACKGROUND, HIGHLIGHT, PLAYER_COLOURS, seat_chip
+from render.druid import iso
+from render.druid.words import GROUND
 
 Colour = tuple[int, int, int]
 
@@ -32,6 +36,18 @@ MACHADO: dict[str, tuple[tuple[float, float, float], ...]] = {
 }
 
 
+#: every vision simulated: the two red-green ones and normal vision above, and tritanopia (Machado 2009,
+#: severity 1.0), which confuses blue with green and yellow with pink
+VISIONS: dict[str, tuple[tuple[float, float, float], ...]] = {
+    **MACHADO,
+    "tritanopia": (
+        (1.255528, -0.076749, -0.178779),
+        (-0.078411, 0.930809, 0.147602),
+        (0.004733, 0.691367, 0.303900),
+    ),
+}
+
+
 def linear(channel: int) -> float:
     c = channel / 255
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
@@ -40,7 +56,7 @@ def linear(channel: int) -> float:
 def seen_lab(colour: Colour, vision: str) -> tuple[float, float, float]:
     """CIE Lab of ``colour`` as someone with ``vision`` sees it."""
     rgb = [linear(c) for c in colour]
-    r, g, b = (min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb, strict=True)))) for row in MACHADO[vision])
+    r, g, b = (min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb, strict=True)))) for row in VISIONS[vision])
     x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
     y = 0.2126 * r + 0.7152 * g + 0.0722 * b
     z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
@@ -71,6 +87,10 @@ def test_the_simulation_merges_what_it_should() -> None:
         assert delta_e(red, olive, "normal") > 40
         assert delta_e(red, olive, vision) < 8
     assert all(delta_e((40, 80, 220), (230, 210, 40), vision) > 60 for vision in MACHADO)
+    # tritanopes lose a blue against a teal that everyone else tells apart; a red and a teal stay far apart for them
+    assert all(delta_e((64, 120, 214), (20, 150, 170), vision) > 30 for vision in MACHADO)
+    assert delta_e((64, 120, 214), (20, 150, 170), "tritanopia") < 15
+    assert delta_e((200, 60, 40), (20, 150, 170), "tritanopia") > 50
 
 
 @pytest.mark.parametrize("vision", list(MACHADO))
@@ -101,3 +121,20 @@ def test_a_seat_chip_carries_its_letter_in_a_contrasting_ink(seat: int) -> None:
     light = sum(fill) / 3 > 140
     extreme = [v for v in inner.getdata() if (v < 60 if light else v > 220)]
     assert len(extreme) >= 20
+
+
+@pytest.mark.parametrize("vision", list(VISIONS))
+def test_druid_pieces_stand_off_their_board(vision: str) -> None:
+    """Druid's bare ground against every player's colour at least 25 apart (the red once sank into the olive
+    ground, Delta E 14.8 under protanopia), and against their stones' lit and shaded sides in the 3D view at least
+    15 apart."""
+    close = []
+    for fill, _ in PLAYER_COLOURS:
+        if delta_e(fill, GROUND, vision) < 25:
+            close.append((fill, round(delta_e(fill, GROUND, vision), 1)))
+        for normal in ((0.0, -1.0), (1.0, 0.0)):
+            factor = iso._face_light(normal)
+            shade = (int(fill[0] * factor), int(fill[1] * factor), int(fill[2] * factor))
+            if delta_e(shade, GROUND, vision) < 15:
+                close.append((shade, round(delta_e(shade, GROUND, vision), 1)))
+    assert close == []

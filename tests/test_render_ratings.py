@@ -34,7 +34,7 @@ def sample_ratings(state: GameState) -> dict[int, str]:
 def drawing(state: GameState, clock: dict[int, str] | None, ratings: dict[int, str] | None) -> Image.Image:
     name = state.game.name
     if name == "druid":
-        return druid.render_scene(state, clock, ratings)[0]
+        return druid.render_image(state, clock, ratings)
     if name == "dragons":
         return dragons.render_image(state, clock=clock, ratings=ratings)
     return {"backgammon": backgammon, "drogo": drogo}[name].render_image(state, clock, ratings)
@@ -56,9 +56,7 @@ def test_each_rating_follows_its_players_name(key: str) -> None:
     state = played(key)
     ratings = sample_ratings(state)
     name = state.game.name
-    if name == "druid":
-        labels = druid.seat_lines(state, ratings)
-    elif name in render.SCENE_GAMES:
+    if name in render.SCENE_GAMES:
         seats = shared_seats(state, None, ratings)
         labels = [" ".join(t.text for t in seats[seat].items if isinstance(t, Text)) for seat in range(len(seats))]
     else:
@@ -89,7 +87,7 @@ def test_long_names_ratings_and_notes_side_by_side_never_overlap(key: str, words
     edges_clear(image, top)
 
 
-@pytest.mark.parametrize("key", ["backgammon-mid", "dragons-mid"])
+@pytest.mark.parametrize("key", ["backgammon-mid", "dragons-mid", "druid-hex3", "druid-walk"])
 def test_the_shared_header_keeps_long_names_ratings_and_notes_whole_and_apart(key: str) -> None:
     state = played(key, LONG)
     clock, ratings = long_clock(state), sample_ratings(state)
@@ -97,13 +95,3 @@ def test_the_shared_header_keeps_long_names_ratings_and_notes_whole_and_apart(ke
     for seat, group in shared_seats(state, clock, ratings).items():
         row = " ".join(t.text for t in group.items if isinstance(t, Text))
         assert f"{state.players[seat]} ({ratings[seat]})" in row, row
-
-
-def test_druid_wraps_a_long_name_with_its_rating_and_note() -> None:
-    state = played("druid-hex3", LONG)
-    clock, ratings = long_clock(state), sample_ratings(state)
-    image = drawing(state, clock, ratings)
-    head = druid.header(state, image.width, clock, ratings)
-    for seat, lines in enumerate(head.seats):
-        assert " ".join(line for line in lines if line) == druid.seat_lines(state, ratings)[seat]
-    edges_clear(image, head.height)

@@ -42,6 +42,7 @@ LONG = ["Alexandria_the_Great_of_Macedon_", "Bart<holomew> & 'Longname' \"the\""
 def played(
     name: str, moves: int, seed: int = 5, words: tuple[str, ...] = (), names: list[str] | None = None
 ) -> GameState:
+    """A two-player game after ``moves`` random moves (forced ones as the server makes them)."""
     game = registry.get(name)
     state = game.new(game.parse_options(list(words), 2), names or ["alice", "bob"], seed)
     rng = Rng(seed)
@@ -68,7 +69,33 @@ POSITIONS: dict[str, Callable[[], tuple[GameState, dict[int, str] | None, dict[i
         None,
         {0: "unrated", 1: "1000?"},
     ),
+    "druid start": lambda: (played("druid", 0), None, None),
+    "druid middle, clock, ratings": lambda: (played("druid", 40), {0: "23h 10m left", 1: "7d per move"}, {0: "1532"}),
+    "druid over, odd names": lambda: (played("druid", 2000, 2, ("-size=5",), LONG), None, None),
+    "druid hex, three players": lambda: (played_by("druid", 60, ("-hex",), 3), None, None),
+    "druid walk": lambda: (played("druid", 30, 5, ("-walk",)), None, None),
+    "druid y": lambda: (played("druid", 30, 5, ("-y",)), None, None),
 }
+
+#: the 3D views, drawn as scenes too: the same agreement holds
+VIEWS_3D: dict[str, Callable[[], GameState]] = {
+    "druid square": lambda: played("druid", 60),
+    "druid hex, three players": lambda: played_by("druid", 60, ("-hex",), 3),
+    "druid walk, odd names": lambda: played("druid", 40, 5, ("-walk",), LONG),
+}
+
+
+def played_by(name: str, moves: int, words: tuple[str, ...], players: int) -> GameState:
+    """A game of ``players`` players (alice, bob, carol, ...) after ``moves`` random moves."""
+    game = registry.get(name)
+    names = ["alice", "bob", "carol", "dave"][:players]
+    state = game.new(game.parse_options(list(words), players), names, 5)
+    rng = Rng(5)
+    while not state.is_over and moves > 0:
+        forced = state.forced_move()
+        state.push(forced if forced is not None else state.random_move(rng))
+        moves -= 1
+    return state
 
 
 def test_every_game_drawn_as_a_scene_has_positions_here() -> None:
@@ -110,9 +137,20 @@ def _outside_defs(root: ET.Element) -> list[ET.Element]:
 @pytest.mark.parametrize("key", list(POSITIONS))
 def test_the_png_and_the_svg_come_from_the_same_scene(key: str) -> None:
     state, clock, ratings = POSITIONS[key]()
-    drawn = render.board_scene(state, clock, ratings)
-    assert render.board_png(state, clock, ratings) == png.png(drawn)
-    text = render.board_svg(state, clock, ratings)
+    assert_agree(state, clock, ratings, "top")
+
+
+@pytest.mark.parametrize("key", list(VIEWS_3D))
+def test_the_3d_views_png_and_svg_come_from_the_same_scene(key: str) -> None:
+    assert_agree(VIEWS_3D[key](), {0: "6d 23h left"}, {1: "unrated"}, "3d")
+
+
+def assert_agree(state: GameState, clock: dict[int, str] | None, ratings: dict[int, str] | None, view: str) -> None:
+    """The PNG sent is the PNG backend's drawing of the scene, the SVG the SVG backend's, with the same tagged
+    elements (kind, id, data, in order) and texts, standing alone."""
+    drawn = render.board_scene(state, clock, ratings, view)
+    assert render.board_png(state, clock, ratings, view) == png.png(drawn)
+    text = render.board_svg(state, clock, ratings, view)
     assert text == svg.svg(drawn)
     root = svg_root(text)
     assert root.attrib["viewBox"] == f"0 0 {drawn.width} {drawn.height}"
@@ -134,6 +172,20 @@ def test_the_png_and_the_svg_come_from_the_same_scene(key: str) -> None:
     defined = {f"#{element.attrib['id']}" for element in (defs if defs is not None else ())}
     assert used == defined == {f"#{svg.symbol_id(name)}" for name in drawn.symbols}
     assert_stands_alone(text)
+
+
+def test_every_druid_cell_is_a_tappable_element_of_the_svg() -> None:
+    """The web page makes each cell tappable: the top-down SVG has one group per cell, with its name as typed,
+    its height and its owner, around a shape."""
+    state = played("druid", 40)
+    root = svg_root(render.board_svg(state))
+    cells = [g for g in root.iter(f"{SVG}g") if g.attrib.get("data-kind") == "cell"]
+    assert [g.attrib["data-id"] for g in cells] == list(state.board.names)
+    for cell, group in enumerate(cells):
+        assert group.attrib["data-height"] == str(state.height[cell])
+        assert group.attrib["data-owner"] == ("" if state.top[cell] < 0 else str(state.top[cell]))
+        [shape] = list(group)
+        assert shape.tag in (f"{SVG}rect", f"{SVG}polygon")
 
 
 def assert_stands_alone(text: str) -> None:
@@ -159,7 +211,7 @@ def test_odd_names_are_escaped_in_the_svg_and_kept_whole() -> None:
 
 
 def test_games_not_drawn_as_scenes_say_so() -> None:
-    for name in ("druid", "drogo"):
+    for name in ("drogo",):
         state = played(name, 3)
         with pytest.raises(LookupError, match=f"{name} boards are not drawn as scenes yet"):
             render.board_svg(state)
