@@ -5,10 +5,16 @@ never pays its import (about a third of a second). The figure is built with the 
 Agg canvas, never pyplot's global state, and changes no global setting: charts can be drawn on worker threads off
 the bot's event loop, several at once.
 
-Made for a phone in a Discord embed: a wide 800x450 picture, large type, the boards' opaque dark panel. Each game
-type has a fixed colour, chosen to stay apart under deuteranopia and protanopia and to stand off the panel
+Made for a phone in a Discord embed: a wide 800x450 picture, the boards' opaque dark panel, and every text at
+least :func:`render.scene.readable` size (11 pixels when the picture is shown 400 wide). Each game type has a fixed
+colour, chosen to stay apart under deuteranopia, protanopia and tritanopia and to stand off the panel
 (tests/test_render_chart.py judges them with tests/test_colour_vision.py's simulation), and a marker shape of its
 own, in the legend too, so that colour never carries the meaning alone.
+
+The horizontal axis is time (dates, UTC) when the games span :data:`SHORT_SPAN` or more; games played closer
+together than that (a first evening of play) would stand in a vertical spike on a time axis, so they are drawn
+evenly spaced by game number instead, all game types counted together in the order played, and the axis says so
+and on which days.
 """
 
 from __future__ import annotations
@@ -23,8 +29,10 @@ from PIL import Image
 
 from render.common import BACKGROUND, FOREGROUND, MUTED
 from render.palette import png_bytes
+from render.scene import readable
 
 if TYPE_CHECKING:  # for annotations only: matplotlib is imported when a chart is drawn
+    from matplotlib.axes import Axes
     from matplotlib.backend_bases import RendererBase
     from matplotlib.figure import Figure
 
@@ -44,7 +52,7 @@ STYLES: dict[str, Style] = {
     "Backgammon": Style((250, 190, 40), "o"),  # amber, circles
     "Dragons": Style((230, 85, 80), "^"),  # red, triangles
     "Druid": Style((70, 140, 250), "s"),  # blue, squares
-    "Drogo": Style((180, 230, 250), "D"),  # pale sky, diamonds
+    "Drogo": Style((208, 236, 250), "D"),  # pale sky, diamonds
 }
 
 #: picture size in pixels
@@ -58,13 +66,13 @@ LEGEND_Y = 82
 TITLE_TAIL = " · rating over time"
 #: faint lines across the plot area at the rating and date ticks
 GRID = (60, 64, 74)
-#: type sizes in pixels
+#: type sizes in pixels: the axes' labels, ticks and legend at the least size a phone shows at 11 pixels
 TITLE_SIZE = 30
 #: the title shrinks to this before the name is cut
-SMALLEST_TITLE = 22
-LABEL_SIZE = 20
-TICK_SIZE = 20
-LEGEND_SIZE = 21
+SMALLEST_TITLE = readable(WIDTH)
+LABEL_SIZE = readable(WIDTH)
+TICK_SIZE = readable(WIDTH)
+LEGEND_SIZE = readable(WIDTH)
 #: line width and marker size in pixels
 LINE_WIDTH = 3
 MARKER_SIZE = 15
@@ -74,8 +82,8 @@ MARKERS = 6
 DPI = 100
 #: the rating axis spans at least this much, so one game or a flat run is not stretched into a cliff
 MIN_RATING_SPAN = 100
-#: the time axis spans at least three days, so a first game's date reads as a date, not an hour of the day
-MIN_TIME_SPAN = 3 * 86400.0
+#: games spanning less time than this are drawn by game number, not on a time axis (see the module docstring)
+SHORT_SPAN = 3 * 86400.0
 
 
 def rating_chart(series: Mapping[str, Sequence[tuple[float, int]]], *, player: str, now: float | None = None) -> bytes:
@@ -131,38 +139,83 @@ def _draw_title(figure: Figure, renderer: RendererBase, player: str) -> None:
         title.set_text(f"{name.rstrip()}…{TITLE_TAIL}")
 
 
+class Axis(NamedTuple):
+    """The horizontal axis: each game type's points as (x, rating), the axis's limits and its label; ``by_game``
+    when x is the game's number (1 for the first shown) rather than matplotlib's date number."""
+
+    lines: dict[str, list[tuple[float, int]]]
+    limits: tuple[float, float]
+    label: str
+    by_game: bool
+
+
+def x_axis(lines: Mapping[str, list[tuple[float, int]]], now: float | None) -> Axis:
+    """Time, or game numbers where the games span less than SHORT_SPAN (``now`` then plays no part: a game number
+    has no today). Game numbers count every game type's games together, in the order played (a tie in time in
+    STYLES order)."""
+    from matplotlib.dates import date2num
+
+    first = min(points[0][0] for points in lines.values())
+    last = max(points[-1][0] for points in lines.values())
+    if last - first < SHORT_SPAN:
+        played = sorted(
+            (when, order, game, index)
+            for order, (game, points) in enumerate(lines.items())
+            for index, (when, _rating) in enumerate(points)
+        )
+        number = {(game, index): k + 1 for k, (_when, _order, game, index) in enumerate(played)}
+        numbered = {
+            game: [(float(number[game, index]), rating) for index, (_when, rating) in enumerate(points)]
+            for game, points in lines.items()
+        }
+        margin = max(0.5, len(played) * 0.03)
+        label = f"Game, in the order played ({_days(first, last)}, UTC)"
+        return Axis(numbered, (1 - margin, len(played) + margin), label, True)
+    epoch = float(date2num(datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)))  # 0 unless date.epoch was changed
+    dated = {game: [(epoch + when / 86400, rating) for when, rating in points] for game, points in lines.items()}
+    start, end = _time_range(first, max(last, now) if now is not None else last)
+    return Axis(dated, (epoch + start / 86400, epoch + end / 86400), "Date (UTC)", False)
+
+
+def _days(first: float, last: float) -> str:
+    """The dates from ``first`` to ``last`` (unix times, UTC): ``24 Nov 2025``, ``23-24 Nov 2025``,
+    ``30 Nov - 2 Dec 2025``, ``31 Dec 2025 - 1 Jan 2026``."""
+    start = datetime.datetime.fromtimestamp(first, datetime.UTC)
+    end = datetime.datetime.fromtimestamp(last, datetime.UTC)
+    if start.date() == end.date():
+        return f"{start.day} {start:%b %Y}"
+    if (start.year, start.month) == (end.year, end.month):
+        return f"{start.day}-{end.day} {end:%b %Y}"
+    if start.year == end.year:
+        return f"{start.day} {start:%b} - {end.day} {end:%b %Y}"
+    return f"{start.day} {start:%b %Y} - {end.day} {end:%b %Y}"
+
+
 def _draw_lines(figure: Figure, lines: Mapping[str, list[tuple[float, int]]], now: float | None) -> None:
-    """One line per game type with its markers, the axes with dates and ratings, and the legend between the
-    title and the plot."""
-    from matplotlib.dates import AutoDateLocator, ConciseDateFormatter, date2num
+    """One line per game type with its markers, the axes with dates (or game numbers) and ratings, and the legend
+    between the title and the plot."""
     from matplotlib.ticker import MaxNLocator
 
     left, top, right, bottom = PLOT_BOX
     axes = figure.add_axes(
         (_fx(left), _fy(bottom), (right - left) / WIDTH, (bottom - top) / HEIGHT), facecolor=_rgb(BACKGROUND)
     )
-    epoch = float(date2num(datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)))  # 0 unless date.epoch was changed
-    for number, (game, points) in enumerate(lines.items()):
+    axis = x_axis(lines, now)
+    for number, (game, points) in enumerate(axis.lines.items()):
         style = STYLES[game]
-        times = [epoch + when / 86400 for when, _ in points]
-        ratings = [rating for _, rating in points]
         axes.plot(
-            times, ratings, color=_rgb(style.colour), linewidth=_pt(LINE_WIDTH), marker=style.marker,
-            markersize=_pt(MARKER_SIZE), markeredgecolor=_rgb(BACKGROUND), markeredgewidth=_pt(1.5),
+            [x for x, _ in points], [rating for _, rating in points], color=_rgb(style.colour),
+            linewidth=_pt(LINE_WIDTH), marker=style.marker, markersize=_pt(MARKER_SIZE),
+            markeredgecolor=_rgb(BACKGROUND), markeredgewidth=_pt(1.5),
             markevery=_marked(points, (number + 1) / (len(lines) + 1)), solid_joinstyle="round",
             solid_capstyle="round", label=game,
         )  # fmt: skip
-    first, last = _time_range(lines, now)
-    axes.set_xlim(epoch + first / 86400, epoch + last / 86400)
+    axes.set_xlim(*axis.limits)
     axes.set_ylim(*_rating_range(lines))
-    locator = AutoDateLocator(minticks=3, maxticks=6, tz=datetime.UTC)
-    axes.xaxis.set_major_locator(locator)
-    axes.xaxis.set_major_formatter(
-        ConciseDateFormatter(
-            locator, tz=datetime.UTC, formats=["%Y", "%b", "%d %b", "%H:%M", "%H:%M", "%S"],
-            zero_formats=["", "%Y", "%b", "%d %b", "%H:%M", "%H:%M"], show_offset=False,
-        )
-    )  # fmt: skip
+    if axis.by_game:
+        axes.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True, min_n_ticks=1))
+    else:
+        _date_ticks(axes)
     axes.yaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
     axes.grid(True, color=_rgb(GRID), linewidth=_pt(1))
     axes.set_axisbelow(True)
@@ -170,7 +223,7 @@ def _draw_lines(figure: Figure, lines: Mapping[str, list[tuple[float, int]]], no
     for spine in axes.spines.values():
         spine.set_color(_rgb(MUTED))
     axes.spines[["top", "right"]].set_visible(False)
-    axes.set_xlabel("Date (UTC)", fontsize=_pt(LABEL_SIZE), color=_rgb(MUTED), labelpad=_pt(6))
+    axes.set_xlabel(axis.label, fontsize=_pt(LABEL_SIZE), color=_rgb(MUTED), labelpad=_pt(6))
     axes.set_ylabel("Rating", fontsize=_pt(LABEL_SIZE), color=_rgb(MUTED), labelpad=_pt(8))
     figure.legend(
         loc="center left", bbox_to_anchor=(_fx(TITLE_X - 4), _fy(LEGEND_Y)), ncol=len(lines), frameon=False,
@@ -179,9 +232,24 @@ def _draw_lines(figure: Figure, lines: Mapping[str, list[tuple[float, int]]], no
     )  # fmt: skip
 
 
+def _date_ticks(axes: Axes) -> None:
+    """Dates on the time axis, as short as they can be (``24 Nov``, ``Dec``, ``2026``)."""
+    from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
+
+    locator = AutoDateLocator(minticks=3, maxticks=6, tz=datetime.UTC)
+    axes.xaxis.set_major_locator(locator)
+    axes.xaxis.set_major_formatter(
+        ConciseDateFormatter(
+            locator, tz=datetime.UTC, formats=["%Y", "%b", "%d %b", "%H:%M", "%H:%M", "%S"],
+            zero_formats=["", "%Y", "%b", "%d %b", "%H:%M", "%H:%M"], show_offset=False,
+        )
+    )  # fmt: skip
+
+
 def _marked(points: Sequence[tuple[float, int]], phase: float) -> list[int]:
-    """Which points of a line carry its marker: the one nearest each of MARKERS evenly spread times (shifted by
-    ``phase`` of a step, different per line, so lines running together show both shapes), and the last game."""
+    """Which points of a line carry its marker: the one nearest each of MARKERS evenly spread places along the axis
+    (shifted by ``phase`` of a step, different per line, so lines running together show both shapes), and the last
+    game."""
     first, last = points[0][0], points[-1][0]
     step = (last - first) / MARKERS
     times = [when for when, _ in points]
@@ -202,19 +270,14 @@ def _draw_nothing_yet(figure: Figure) -> None:
         color=_rgb(FOREGROUND), weight="bold",
     )  # fmt: skip
     figure.text(
-        0.5, _fy(middle + 26), "A line for each game appears here once a rated game ends.", ha="center",
-        va="center", fontsize=_pt(LABEL_SIZE + 1), color=_rgb(MUTED),
+        0.5, _fy(middle + 26), "Each game's line appears once a rated game ends.", ha="center",
+        va="center", fontsize=_pt(LABEL_SIZE), color=_rgb(MUTED),
     )  # fmt: skip
 
 
-def _time_range(lines: Mapping[str, list[tuple[float, int]]], now: float | None) -> tuple[float, float]:
-    """The time axis in unix time: the first game to the last (or ``now``), at least MIN_TIME_SPAN back from its
-    end, with a little margin so markers at either end are drawn whole."""
-    first = min(points[0][0] for points in lines.values())
-    last = max(points[-1][0] for points in lines.values())
-    if now is not None:
-        last = max(last, now)
-    first = min(first, last - MIN_TIME_SPAN)
+def _time_range(first: float, last: float) -> tuple[float, float]:
+    """The time axis in unix time: the first game to the last (or ``now``), with a little margin so markers at
+    either end are drawn whole."""
     margin = (last - first) * 0.03
     return first - margin, last + margin
 

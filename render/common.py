@@ -22,16 +22,18 @@ MUTED = (150, 155, 165)
 HIGHLIGHT = (255, 196, 0)
 #: a player's clock note with under a day left is drawn as dark text on a pill of this orange: readable at a glance
 #: on the panel, and at least Delta E 28 from the panel, the texts, the highlight and every player colour under
-#: deuteranopia and protanopia too (tests/test_render_clock.py); the pill's shape is a cue besides its colour
-CLOCK_LOW = (248, 152, 80)
+#: deuteranopia, protanopia and tritanopia too (tests/test_render_clock.py; the orange of before fell to 22 from
+#: the highlight under tritanopia); the pill's shape is a cue besides its colour
+CLOCK_LOW = (252, 142, 76)
 #: per seat: fill and outline; light/dark pairs first so two-player games differ in lightness too. The fourth seat
-#: is teal, not green: red and green fall together for the common red-green colour blindnesses, and every pair
-#: here stays far apart (CIE Lab) when deuteranopia and protanopia are simulated (tests/test_colour_vision.py).
+#: is violet: not green (red and green fall together for the common red-green colour blindnesses), nor teal (blue
+#: and teal fall together under tritanopia); every pair here stays 30 or more apart (CIE Lab) when deuteranopia,
+#: protanopia and tritanopia are simulated (tests/test_colour_vision.py).
 PLAYER_COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
     ((236, 236, 228), (70, 70, 70)),  # ivory
     ((196, 52, 52), (90, 16, 16)),  # red
     ((64, 120, 214), (20, 44, 96)),  # blue
-    ((20, 150, 170), (6, 60, 70)),  # teal
+    ((140, 0, 252), (52, 0, 100)),  # violet
 )
 
 

@@ -5,21 +5,17 @@ already do, never cut or drawn over each other)."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from PIL import Image, ImageChops
 
 import render
 from render import backgammon, dragons, drogo, druid
-from render.common import font, note_width
 from render.scene import Text
 from rules.base import GameState
 from tests.test_render_clock import (
     LONG,
     MID,
     assert_header_clear,
-    edges_clear,
     header_bottom,
     long_clock,
     played,
@@ -55,41 +51,27 @@ def test_ratings_change_the_header_and_nothing_else(key: str) -> None:
 def test_each_rating_follows_its_players_name(key: str) -> None:
     state = played(key)
     ratings = sample_ratings(state)
-    name = state.game.name
-    if name in render.SCENE_GAMES:
-        seats = shared_seats(state, None, ratings)
-        labels = [" ".join(t.text for t in seats[seat].items if isinstance(t, Text)) for seat in range(len(seats))]
-    else:
-        cells = drogo.seat_cells(state, drawing(state, None, ratings).width, None, ratings)
-        assert cells is not None
-        labels = [cell.label for cell in sorted(cells, key=lambda cell: cell.seat)]
+    seats = shared_seats(state, None, ratings)
+    labels = [" ".join(t.text for t in seats[seat].items if isinstance(t, Text)) for seat in range(len(seats))]
     for seat, player in enumerate(state.players):
         assert f"{player} ({ratings[seat]})" in labels[seat], (seat, labels[seat])
 
 
-@pytest.mark.parametrize(("key", "words"), [("drogo-4p", ()), ("drogo-4p", ("-size=3",))])
-def test_long_names_ratings_and_notes_side_by_side_never_overlap(key: str, words: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("key", "words"),
+    [
+        ("backgammon-mid", None),
+        ("dragons-mid", None),
+        ("druid-hex3", None),
+        ("druid-walk", None),
+        ("drogo-4p", None),
+        ("drogo-4p", ("-size=3",)),
+    ],
+)
+def test_the_shared_header_keeps_long_names_ratings_and_notes_whole_and_apart(
+    key: str, words: tuple[str, ...] | None
+) -> None:
     state = played(key, LONG, words)
-    clock, ratings = long_clock(state), sample_ratings(state)
-    image = drawing(state, clock, ratings)
-    cells = drogo.seat_cells(state, image.width, clock, ratings)
-    assert cells is not None
-    top, limit = drogo.header_height(state, cells), image.width - drogo.MARGIN
-    ends = []
-    for cell in cells:
-        assert f"({ratings[cell.seat]})" in cell.label
-        ends.append(
-            cell.x + 40 + max(font(drogo.SEAT_FONT).getlength(cell.label), note_width(cell.note, drogo.NOTE_FONT))
-        )
-        assert ends[-1] <= limit, cell
-    for (first, end), second in itertools.pairwise(zip(cells, ends, strict=True)):
-        assert first.y != second[0].y or end < second[0].x
-    edges_clear(image, top)
-
-
-@pytest.mark.parametrize("key", ["backgammon-mid", "dragons-mid", "druid-hex3", "druid-walk"])
-def test_the_shared_header_keeps_long_names_ratings_and_notes_whole_and_apart(key: str) -> None:
-    state = played(key, LONG)
     clock, ratings = long_clock(state), sample_ratings(state)
     assert_header_clear(state, clock, ratings)
     for seat, group in shared_seats(state, clock, ratings).items():

@@ -7,10 +7,10 @@ picture ``w`` wide is ``s * 400 / w`` pixels on the phone. Tall means the font s
 ``font-size``): a capital is about seven tenths of it. Texts marked ``minor`` need not be read (a second way of
 writing a position already shown in large type); the only ones allowed are listed in :data:`MINOR`.
 
-Generic over games: each game drawn as a scene lists its smallest and largest pictures in :data:`CASES` (Drogo's
-join when it is drawn as a scene); Druid's include its 3D view (``view="3d"``), the second picture a player may ask
-for. Where a Druid board has too many columns for a cell's letter over its height at 11 pixels (from about 20
-columns), its cells are drawn taller than wide: a 26x26 board is a tall picture, every text still readable."""
+Generic over games: each game drawn as a scene lists its smallest and largest pictures in :data:`CASES`, Druid's
+and Drogo's with their 3D view (``view="3d"``), the second picture a player may ask for. Where a Druid board has
+too many columns for a cell's letter over its height at 11 pixels (from about 20 columns), its cells are drawn
+taller than wide: a 26x26 board is a tall picture, every text still readable."""
 
 from __future__ import annotations
 
@@ -26,16 +26,23 @@ from rules.base import GameState
 from rules.rng import Rng
 
 LONG = ["Alexandria_the_Great_of_Macedon_", "Bartholomew_Longname_the_Third_4"]
-CLOCK = {0: "less than a minute left", 1: "paused until the end of the month (vacation), then 7d per move"}
-RATINGS = {0: "1532", 1: "1000?"}
+FOUR = [*LONG, "Cornelius_Maximilian_Feathersto", "Dorothea_Wilhelmina_Zu_Sayn_Wit"]
+CLOCK = {
+    0: "less than a minute left",
+    1: "paused until the end of the month (vacation), then 7d per move",
+    2: "6d 23h left",
+    3: "7d per move",
+}
+RATINGS = {0: "1532", 1: "1000?", 2: "unrated", 3: "2187"}
 
 
 def played(
-    name: str, words: tuple[str, ...], seed: int, moves: int, names: list[str] | None = None, players: int = 2
+    name: str, words: tuple[str, ...], seed: int, moves: int, names: list[str] | None = None, players: int | None = None
 ) -> GameState:
+    """A game among ``names`` (the first ``players`` of them, all by default) after ``moves`` random moves."""
     game = registry.get(name)
-    names = (names or ["alice", "bob", "carol"])[:players]
-    state = game.new(game.parse_options(list(words), players), names, seed)
+    names = (names or ["alice", "bob"])[:players]
+    state = game.new(game.parse_options(list(words), len(names)), names, seed)
     rng = Rng(seed)
     while not state.is_over and moves > 0:
         forced = state.forced_move()
@@ -85,6 +92,25 @@ CASES: dict[str, list[tuple[str, Callable[[], Scene]]]] = {
         ("the 3D view of the largest board", lambda: druid(("-size=26",), 900, view="3d")),
         ("the 3D view of the largest hex board", lambda: druid(("-hex", "-size=13"), 300, 3, "3d")),
         ("the 3D view of the largest Y board", lambda: druid(("-y", "-size=26"), 300, view="3d")),
+    ],
+    "drogo": [
+        ("the smallest board, empty", lambda: render.board_scene(played("drogo", ("-size=3",), 1, 0))),
+        (
+            "the smallest board, four long names, finished",
+            lambda: render.board_scene(played("drogo", ("-size=3",), 1, 500, FOUR), CLOCK, RATINGS),
+        ),
+        (
+            "the largest board, four players, late",
+            lambda: render.board_scene(played("drogo", ("-size=12",), 1, 3000, FOUR), CLOCK, RATINGS),
+        ),
+        (
+            "the smallest board in 3D",
+            lambda: render.board_scene(played("drogo", ("-size=3",), 1, 20, FOUR), CLOCK, RATINGS, "3d"),
+        ),
+        (
+            "the largest board in 3D, late",
+            lambda: render.board_scene(played("drogo", ("-size=12",), 1, 3000, FOUR), CLOCK, RATINGS, "3d"),
+        ),
     ],
 }
 

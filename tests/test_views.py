@@ -311,7 +311,11 @@ async def test_board_takes_a_view(discord_world: World, tmp_path: Path) -> None:
     assert [a.filename for a in three.attachments] == ["druid-1-3d.png"]
     assert three.attachments[0].data == picture_of(shown, "3d")
     assert [a.filename for a in top.attachments] == ["druid-1.png"] and top.attachments[0].data == picture_of(shown)
-    assert placeholder.deleted and flat.ephemeral and flat.text() == "Backgammon has no 3D view; /board without `view` shows its board"
+    assert (
+        placeholder.deleted
+        and flat.ephemeral
+        and flat.text() == "Backgammon has no 3D view; /board without `view` shows its board"
+    )
     assert flat.attachments == []
 
 
