@@ -79,6 +79,17 @@ def ai_seconds(env: Mapping[str, str] | None = None) -> float | None:
     return _float(env, "PBM_AI_SECONDS", 2.0)
 
 
+def command_burst(env: Mapping[str, str]) -> int:
+    """``PBM_COMMAND_BURST``: the commands a member may send at once before the command rate applies (default
+    10; 0 turns the rate off)."""
+    raw = env.get("PBM_COMMAND_BURST")
+    if raw is None or raw == "":
+        return 10
+    if not raw.strip().isdigit():
+        raise SystemExit(f"PBM_COMMAND_BURST must be a whole number of commands (0: no rate), not {raw!r}")
+    return int(raw)
+
+
 def clock_offset(env: Mapping[str, str] | None = None) -> float:
     """``PBM_CLOCK_OFFSET`` (test-only): seconds added to the bot's clock, any sign; default 0."""
     env = os.environ if env is None else env
@@ -152,6 +163,10 @@ class Config:
     #: recommendation)
     shard_ids: tuple[int, ...] | None = None
     shard_count: int | None = None
+    #: the command rate per member and server: a burst of ``command_burst`` commands (0: no rate), then one every
+    #: ``command_seconds``
+    command_burst: int = 10
+    command_seconds: float = 2.0
 
     @property
     def runs_shard_zero(self) -> bool:
@@ -161,7 +176,8 @@ class Config:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Config:
         """Read ``DISCORD_TOKEN``, ``PBM_DATABASE_URL`` (or ``PBM_DB``) / ``PBM_DATA_DIR``, ``DISCORD_GUILD_ID``,
-        ``PBM_CHALLENGE_TTL``, ``PBM_REMINDER_INTERVAL``, ``PBM_SHARDS``, ``PBM_SHARD_COUNT`` and the test knobs
+        ``PBM_CHALLENGE_TTL``, ``PBM_REMINDER_INTERVAL``, ``PBM_SHARDS``, ``PBM_SHARD_COUNT``,
+        ``PBM_COMMAND_BURST``, ``PBM_COMMAND_SECONDS`` and the test knobs
         ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``, ``DISCORD_CDN_BASE`` (a loopback fake Discord) and
         ``PBM_CLOCK_OFFSET`` (shifts the bot's clock).
         Keyword arguments (from the command line) win over the environment."""
@@ -182,6 +198,8 @@ class Config:
             "clock_offset": clock_offset(env),
             "shard_ids": shard_ids(env.get("PBM_SHARDS")),
             "shard_count": shard_count(env.get("PBM_SHARD_COUNT")),
+            "command_burst": command_burst(env),
+            "command_seconds": _float(env, "PBM_COMMAND_SECONDS", 2.0),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         check_shards(values["shard_ids"], values["shard_count"])  # type: ignore[arg-type]

@@ -71,17 +71,34 @@ Ratings (-unrated at the challenge keeps a game out of them):
   <game> ratings <user>                                 a player's rating, rank and results in the game
   profile <user> [<other user>]                         a player's ratings in every game, and their chart;
                                                         with another user: their head-to-head record
+Moderation (the console's operator; every game and challenge, of every server):
+  admin cancel <id> <reason ...>                        end a game without a result (unrated); the players hear why
+  admin decide <id> <user> [unrated] <reason ...>       end a game: <user> wins, the others lose (rated unless told)
+  admin forfeit <user> <reason ...>                     remove a player from all their games (one opponent left
+                                                        wins) and withdraw their open challenges
+  admin challenges <user> <reason ...>                  withdraw the open challenges a player made
+  admin log [page N]                                    what moderators did, newest first
   help                                                  this text, the games and the options every game takes
 Add --as USER to act as USER where the command names no user, --now 2026-12-01T09:00Z to act at that time."""
 
 _FILTERS = ("all", "active", "inactive", "next")
 #: the words that may open a command line besides a game's name
-_TOP_WORDS = ("help", "tick", "vacation", "notify", "profile", "challenges", "games", "history")
+_TOP_WORDS = ("help", "tick", "vacation", "notify", "profile", "challenges", "games", "history", "admin")
 #: every game's commands (a game adds its own, like Backgammon's roll); an unknown one is answered with the closest
 _GAME_COMMANDS = (
     "challenge", "join", "withdraw", "challenges", "move", "board", "show", "preview", "propose", "accept", "reject",
     "queue", "resign", "moves", "history", "games", "ratings", "analyze", "replay", "help",
 )  # fmt: skip
+
+
+#: each ``admin`` command and its usage line
+_ADMIN_USAGE = {
+    "cancel": "usage: admin cancel <id> <reason ...>",
+    "decide": "usage: admin decide <id> <user> [unrated] <reason ...>",
+    "forfeit": "usage: admin forfeit <user> <reason ...>",
+    "challenges": "usage: admin challenges <user> <reason ...>",
+    "log": "usage: admin log [page N]",
+}
 
 
 class ConsoleError(Exception):
@@ -183,6 +200,8 @@ class Console:
             return await self._games(None, words[1:])
         if first == "history":
             return await self._history(None, words[1:]), None
+        if first == "admin":
+            return await self._admin(words[1:])
         if first not in registry.names():
             hint = _did_you_mean(first, (*_TOP_WORDS, *registry.names())) or "; type 'help' for the commands"
             raise ConsoleError(_unknown_game(words[0], hint))
@@ -311,6 +330,39 @@ class Console:
             if key == "quiet" and words and words[0].lower() not in ("quiet", "tz", "confirm") and "tz" not in settings:
                 settings["tz"] = words.pop(0)  # quiet hours with their zone: notify alice quiet 22-08 Europe/Paris
         return await self.actions.notify_settings(user, **settings)
+
+    async def _admin(self, args: list[str]) -> tuple[Result, Wanted | None]:
+        """``admin cancel|decide|forfeit|challenges|log ...``: moderation by the console's operator (``--as`` names
+        them in the audit log), over every game (see :mod:`bot.actions.moderation`)."""
+        what = args[0].lower() if args else ""
+        rest = args[1:]
+        moderator = self.identity or "operator"
+        usage = _ADMIN_USAGE.get(what)
+        if usage is None:
+            hint = _did_you_mean(what, tuple(_ADMIN_USAGE)) if what else ""
+            raise ConsoleError(f"usage: admin {'|'.join(_ADMIN_USAGE)} ...{hint}")
+        if what == "log":
+            if rest and (len(rest) != 2 or rest[0].lower() != "page"):
+                raise ConsoleError(usage)
+            return await self.actions.admin_log(None, rest[1] if rest else None), None
+        if len(rest) < 2:
+            raise ConsoleError(usage)
+        if what in ("forfeit", "challenges"):
+            check_player_name(rest[0])
+            act = self.actions.admin_forfeit if what == "forfeit" else self.actions.admin_challenges
+            return await act(rest[0], moderator, " ".join(rest[1:]), guild_id=None), None
+        game_id = parse_number(rest[0], "game number")
+        kind = await self.actions.store.game_type_of(game_id)
+        if what == "cancel":
+            result = await self.actions.admin_cancel(game_id, moderator, " ".join(rest[1:]), guild_id=None)
+        else:
+            check_player_name(rest[1])
+            unrated = len(rest) > 2 and rest[2].lower() == "unrated"
+            reason = " ".join(rest[3:] if unrated else rest[2:])
+            result = await self.actions.admin_decide(
+                game_id, moderator, rest[1], reason, rated=not unrated, guild_id=None
+            )
+        return result, BOARD if kind is not None else None
 
     async def _replay(self, game: str, args: list[str]) -> Result:
         """``<game> replay <id> [from] [to]``: an animated GIF of the game beside the boards."""

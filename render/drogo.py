@@ -248,7 +248,7 @@ def header(state: DrogoState) -> head.Header:
     scores = state.scores()
     seats = []
     for seat, name in enumerate(state.players):
-        facts = (f"height {scores[seat]}", *(("resigned",) if seat in state.resigned else ()))
+        facts = (f"height {scores[seat]}", *((state.out_reason(seat),) if seat in state.resigned else ()))
         seats.append(head.Seat(seat, name, letter(seat), *PLAYER_COLOURS[seat], facts))
     lines = [line for line in (_ending(state), last_text(state)) if line]
     return head.Header(

@@ -201,7 +201,8 @@ class Outcome:
     points: int = 1
     cancelled: bool = False
     #: why the game ended, where a rating or listing needs it and ``reason`` is a sentence: ``timeout`` (a player
-    #: ran out of time), ``agreement`` (a draw all players agreed to); empty for an ending on the board
+    #: ran out of time), ``agreement`` (a draw all players agreed to), ``decision`` (a moderator decided it); empty
+    #: for an ending on the board
     cause: str = ""
 
     @property
@@ -517,8 +518,21 @@ class GameState(ABC):
         del later
 
     def cancel(self, reason: str) -> None:
-        """End the game without a result (a player declined to play in the first round)."""
+        """End the game without a result (a player declined to play in the first round, or a moderator
+        cancelled it)."""
         self._finish(Outcome((), reason, points=0, cancelled=True))
+
+    def decide(self, winners: Sequence[int], reason: str) -> list[Event]:
+        """A moderator ends the game: the seats ``winners`` win and every other seat loses, for ``reason``; the
+        outcome's ``cause`` is ``decision``. The move counter stays where it is, as for a draw by agreement."""
+        if self._outcome is not None:
+            raise IllegalMoveError("decide", "the game is over")
+        seats = tuple(sorted(set(winners)))
+        if not seats or any(not 0 <= seat < len(self.players) for seat in seats):
+            raise IllegalMoveError("decide", "a decision names at least one winner among the players")
+        self._finish(Outcome(seats, reason, cause="decision"))
+        names = " and ".join(self.players[seat] for seat in seats)
+        return [Event("win", f"{names} {'wins' if len(seats) == 1 else 'win'}: {reason}", seats[0])]
 
     def _resign(self, player: int, *, timed_out: bool = False) -> list[Event]:
         self.queued_resign.discard(player)

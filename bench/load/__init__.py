@@ -252,7 +252,8 @@ async def measure(config: LoadConfig, processes: int, folder: Path) -> RunReport
         bots: list[BotProcess] = []
         try:
             tables = await build_world(fake, url, config)
-            env = {**os.environ, **fake.env(), "PBM_DATABASE_URL": url}
+            # simulated players type faster than any member: the command rate per member would only slow them
+            env = {**os.environ, **fake.env(), "PBM_DATABASE_URL": url, "PBM_COMMAND_BURST": "0"}
             env.pop("PBM_DB", None)
             bots = [
                 BotProcess(mine, shards, env, folder / f"bot-{n}.log")

@@ -34,6 +34,10 @@ Notes for fronts:
   puts the move number it showed into the button's action so a second click is refused as stale.
 * The game's own commands (``GameDef.extra_commands``: ``roll``, ``double``, ``take``, ``drop``, ``greedy``,
   ``manual`` for Backgammon; ``pass``, ``swap`` for Druid) are moves: ``move(game_id, player, "roll")``.
+* Servers (:mod:`bot.actions.settings`, :mod:`bot.actions.limits`, :mod:`bot.actions.moderation`): a server's
+  settings (``server_settings(guild_id)``, read once per command, and their setters), challenges checked against
+  them (``challenge_in_server``, ``may_join``; :class:`bot.actions.limits.CommandRate` for the command rate), and
+  moderators' actions (``admin_cancel``, ``admin_decide``, ``admin_forfeit``, ``admin_challenges``, ``admin_log``).
 * The Discord front lives in ``bot.discord`` and provides ``create_bot(config)`` (no side effects at import),
   ``run_bot(config) -> int`` and ``sync_commands(config) -> int`` with :class:`bot.config.Config`; ``bot.cli``
   calls the last two for ``pbm run`` and ``pbm sync``.
@@ -62,11 +66,14 @@ from bot.actions.common import (
     status_line,
     think_here,
 )
+from bot.actions.limits import LimitActions
 from bot.actions.looking import LookingActions
+from bot.actions.moderation import ModerationActions
 from bot.actions.play import PlayActions
 from bot.actions.proposals import ProposalActions
 from bot.actions.queue import QueueActions
 from bot.actions.ratings import BOARD_PAGE, RatingActions
+from bot.actions.settings import SettingsActions
 
 __all__ = [
     "BOARD_PAGE",
@@ -100,5 +107,8 @@ class Actions(
     QueueActions,
     AnalysisActions,
     RatingActions,
+    SettingsActions,
+    LimitActions,
+    ModerationActions,
 ):
     """Every action a front can take; each group lives in its own module (see the package docstring)."""

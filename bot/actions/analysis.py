@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from bot.actions.base import ActionsBase
-from bot.actions.common import Result, _fail, replay_steps, taken_back
+from bot.actions.common import MODERATION_ENTRIES, Result, _fail, replay_steps, taken_back
 from data.store import DamagedRowError, LogRow
 from rules.base import GameError, GameState
 
 #: logged actions that are no decision of a player's at the board
-_NOT_DECISIONS = ("undo", "timeout", "draw", "decline", "resign")
+_NOT_DECISIONS = ("undo", "timeout", "draw", "decline", "resign", *MODERATION_ENTRIES)
 
 
 class AnalysisActions(ActionsBase):

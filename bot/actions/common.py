@@ -29,6 +29,9 @@ MAX_MOVE_TEXT = 200
 REPLAY_FRAMES = 200
 #: how many games a listing shows at once
 PAGE_SIZE = 50
+#: what a moderator's actions are logged as: ``cancel`` and ``decide`` by nobody at the board (the moderator and the
+#: reason are in the event's data), ``forfeit`` by the player removed (see :mod:`bot.actions.moderation`)
+MODERATION_ENTRIES = ("cancel", "decide", "forfeit")
 #: words a listing reads as filters, so they cannot be player names
 RESERVED_NAMES = ("all", "active", "inactive", "next", "page", "open", "clear")
 _PLAYER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
@@ -313,6 +316,41 @@ def _is_move_fragment(state: GameState, word: str, seat: int) -> bool:
     return True
 
 
+def cancelled_by_moderator(reason: str) -> str:
+    """The outcome of a game a moderator cancelled, as boards and listings say it."""
+    return f"cancelled by a moderator: {reason}"
+
+
+def decided_by_moderator(reason: str) -> str:
+    """The outcome of a game a moderator decided, as boards and listings say it."""
+    return f"decided by a moderator: {reason}"
+
+
+def forfeit_seat(state: GameState, seat: int) -> list[Event]:
+    """A moderator removes ``seat`` from a running game (a member who left, or was banned), as if they had
+    resigned: at once when it is their turn or only one other player is left (who then wins); in a game that goes
+    on without them and waits on someone else, when their turn comes (the server plays it, as a queued
+    resignation), so the others' turn order is kept. The seat must still be in the game, with no resignation
+    queued."""
+    if seat == state.to_move or len(state.active_seats()) <= 2:
+        return state.push(Resign(seat))
+    return state.resign(seat)
+
+
+def _apply_moderation(state: GameState, entry: LogEntry) -> None:
+    """Re-apply a moderator's ``cancel`` or ``decide`` (logged by nobody at the board; the reason, and a decision's
+    winning seats, are in the event's data)."""
+    data = entry.events[0].get("data", {}) if entry.events else {}
+    reason = str(data.get("reason", ""))
+    if entry.text == "cancel":
+        state.cancel(cancelled_by_moderator(reason))
+        return
+    winners = data.get("winners")
+    if not isinstance(winners, list):
+        raise DamagedRowError(f"the decision at move {entry.number} names no winner")
+    state.decide([int(seat) for seat in winners], decided_by_moderator(reason))
+
+
 def _apply_logged(state: GameState, entry: LogEntry) -> None:
     """Re-apply one logged action during a replay; a log that no longer replays is reported as damaged. A
     takeback (``undo``) needs the earlier position: :func:`replay_steps` applies those."""
@@ -322,7 +360,13 @@ def _apply_logged(state: GameState, entry: LogEntry) -> None:
             raise DamagedRowError(f"move {entry.number} ({entry.text}, played by the server) does not replay")
         state.push(move)
         return
+    if entry.player_id is None and entry.text in ("cancel", "decide"):
+        _apply_moderation(state, entry)
+        return
     seat = state.seat_of(entry.player_id or "")
+    if entry.text == "forfeit":
+        forfeit_seat(state, seat)
+        return
     if entry.text == "decline":
         state.cancel(f"{entry.player_id} declined to play")
         return

@@ -162,12 +162,13 @@ class LookingActions(ActionsBase):
                 continue
             shown[seq] = (len(lines), dice)
             previous_number = entry.number
-            play = entry.text not in game.extra_commands
+            play = entry.text not in game.extra_commands and entry.player_id is not None
             context = dice if play else ""
             if play:
                 dice = ""  # a play uses the dice up
             dice = _rolled(entry.events_json) or dice
-            who = f"{entry.player_id} ({context})" if context else entry.player_id
+            by = entry.player_id or "moderator"  # a moderator's cancel or decision: nobody's at the board
+            who = f"{by} ({context})" if context else by
             made = {1: " (Auto)", 2: " (Queued)"}.get(entry.made, "")
             lines.append(f"{entry.number:>4}. {who}: {entry.text}{made}")
         header = f"{game.title} game {game_id}: {', '.join(row.players)}"

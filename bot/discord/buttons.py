@@ -52,6 +52,13 @@ class ChallengeButton(
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
         player = await bot.front.player_id(interaction.user)
+        settings = None
+        if self.action == "accept" and interaction.guild_id is not None:  # a game it starts counts in the server
+            settings = await bot.actions.server_settings(interaction.guild_id)
+            refused = await bot.actions.may_join(settings, interaction.guild_id, player)
+            if refused:
+                await answer(interaction, refused, ephemeral=True)
+                return
         act = {"accept": bot.actions.accept, "decline": bot.actions.decline, "withdraw": bot.actions.cancel}
         result = await act[self.action](self.challenge_id, player)
         if not result.ok:
@@ -61,7 +68,7 @@ class ChallengeButton(
         if result.game_id is None:
             await answer(interaction, result.message, ephemeral=True)
             return
-        await bot.games.start_game(interaction, result)
+        await bot.games.start_game(interaction, result, settings)
 
     @staticmethod
     async def _update_challenge_message(interaction: discord.Interaction, result: Result) -> None:

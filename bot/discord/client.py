@@ -27,8 +27,10 @@ import yarl
 from discord.ext import commands
 
 from bot.actions import Actions, Result
+from bot.actions.limits import CommandRate
 from bot.board_files import Picture
 from bot.config import Config
+from bot.discord.admin import AdminCommands
 from bot.discord.buttons import (
     ChallengeButton,
     MoveButton,
@@ -42,6 +44,7 @@ from bot.discord.cog import GameCommands, show_board_menu, word_commands
 from bot.discord.front import REPOST_GRACE, Front, render_board
 from bot.discord.ratings import PageButton, RatingCommands
 from bot.discord.thinking import ComputerPool
+from bot.discord.tree import RatedTree
 from data.store import Store
 from render import chart
 
@@ -92,6 +95,7 @@ class PbmBot(commands.AutoShardedBot):
             help_command=None,
             shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,
             shard_count=config.shard_count,
+            tree_cls=RatedTree,
         )
         self.config = config
         self.force_sync = force_sync
@@ -104,12 +108,19 @@ class PbmBot(commands.AutoShardedBot):
         self._computers = ComputerPool()
         offset = config.clock_offset
         self.clock: Callable[[], float] = clock or (lambda: time.time() + offset)
+        #: each member's commands per server, on the same clock (see :mod:`bot.discord.tree`); ``None``: no rate
+        self.command_rate = (
+            CommandRate(self.clock, burst=config.command_burst, seconds=config.command_seconds)
+            if config.command_burst
+            else None
+        )
 
     # attributes the cog and buttons use; set in setup_hook
     actions: Actions
     front: Front
     games: GameCommands
     ratings: RatingCommands
+    admin: AdminCommands
 
     async def login(self, token: str) -> None:
         apply_endpoints(self.config)
@@ -140,6 +151,8 @@ class PbmBot(commands.AutoShardedBot):
         await self.add_cog(self.games)
         self.ratings = RatingCommands(self.actions, self.front, self.clock)
         await self.add_cog(self.ratings)
+        self.admin = AdminCommands(self.actions, self.front)
+        await self.add_cog(self.admin)
         for command in word_commands(self.games):
             self.tree.add_command(command)
         self.tree.add_command(show_board_menu(self.games))

@@ -15,11 +15,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actions import Actions, Result
+from bot.actions.limits import default_level
+from bot.actions.settings import ServerSettings
 from bot.board_files import caption_3d
 from bot.correspondence.options import MAX_RATING
 from bot.discord.buttons import challenge_view, has_3d_view, preview_view, proposal_view
 from bot.discord.followups import Upload, answer, defer_publicly, remove_placeholder
 from bot.discord.front import PLAIN_LIMIT, Front, PostError, new_nonce
+from bot.discord.gate import challenge_refusal
 from bot.discord.layout import turn_text
 from data.store import GameRow, GameSummary, StoreError
 from rules import registry
@@ -152,6 +155,12 @@ class GameCommands(commands.Cog):
         rating_max: app_commands.Range[int, 0, MAX_RATING] | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        assert interaction.guild_id is not None
+        settings = await self.actions.server_settings(interaction.guild_id)  # read once for the whole command
+        refused = challenge_refusal(interaction, settings)
+        if refused:
+            await reply(interaction, refused)
+            return
         members = [m for m in (interaction.user, opponent, opponent2, opponent3) if m is not None]
         me = interaction.client.user
         computers = [m for m in members[1:] if me is not None and m.id == me.id]
@@ -164,7 +173,8 @@ class GameCommands(commands.Cog):
         if level is not None and not computers:
             await reply(interaction, "`level` is for challenging me; a person plays as well as they play")
             return
-        players = [f"ai:{level or 2}" if m in computers else await self.front.player_id(m) for m in members]
+        computer = f"ai:{level or default_level(settings)}"
+        players = [computer if m in computers else await self.front.player_id(m) for m in members]
         try:
             words = shlex.split(options or "")
         except ValueError as exc:
@@ -173,13 +183,8 @@ class GameCommands(commands.Cog):
         ratings = (("rating_min", rating_min), ("rating_max", rating_max))
         words += [f"-{name}={value}" for name, value in ratings if value is not None]  # read like the options
         seats = open_seats if open_seats is not None else (1 if len(members) == 1 else 0)
-        result = await self.actions.challenge(
-            game.value,
-            players,
-            words,
-            open_seats=seats,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
+        result = await self.actions.challenge_in_server(
+            settings, interaction.guild_id, interaction.channel_id, game.value, players, words, open_seats=seats
         )
         if not result.ok or result.challenge_id is None:
             await reply(interaction, result.message)
@@ -190,7 +195,7 @@ class GameCommands(commands.Cog):
                 await reply(interaction, accepted.message)
                 return
             if accepted.game_id is not None:
-                await self.start_game(interaction, accepted)
+                await self.start_game(interaction, accepted, settings)
                 return
             result.message += f"\n{accepted.message}"
         await self._post_challenge(interaction, result, [m for m in members if m not in computers], seats)
@@ -233,15 +238,20 @@ class GameCommands(commands.Cog):
         result = await self.actions.challenges_open_to_all(game.value if game else None, guild_id=interaction.guild_id)
         await reply(interaction, open_challenge_listing(result))
 
-    async def start_game(self, interaction: discord.Interaction, result: Result) -> None:
-        """A challenge was accepted by everyone: open the game's thread, post the opening board, ping the first
-        player. Without a thread (missing permission) the game stands and its board is posted later."""
+    async def start_game(
+        self, interaction: discord.Interaction, result: Result, settings: ServerSettings | None = None
+    ) -> None:
+        """A challenge was accepted by everyone: open the game's thread (in the server's games channel, if it set
+        one; private, if it chose that), post the opening board, ping the first player. Without a thread (missing
+        permission) the game stands and its board is posted later. ``settings``: the server's, when the command
+        read them already."""
         assert result.game_id is not None
-        channel = interaction.channel
+        settings = settings or await self.actions.server_settings(interaction.guild_id)
+        channel = await self.front.games_channel(settings.channel_id) or interaction.channel
         try:
             if not isinstance(channel, discord.TextChannel | discord.Thread):
                 raise PostError("games are played in threads of a text channel")
-            thread = await self.front.open_thread(result, channel)
+            thread = await self.front.open_thread(result, channel, private=settings.private_threads)
         except PostError as exc:
             await self.front.mark_unposted(result.game_id)
             await reply(interaction, f"{result.message}\n{exc}")

@@ -47,6 +47,7 @@ FAILED = " failed"
 #: what each permission is called in Discord's settings, for messages to users and admins
 PERMISSION_NAMES = {
     "create_public_threads": "Create Public Threads",
+    "create_private_threads": "Create Private Threads",
     "send_messages_in_threads": "Send Messages in Threads",
     "attach_files": "Attach Files",
     "send_messages": "Send Messages",
@@ -156,8 +157,9 @@ class Front:
         if known is not None:
             return known
         name = user.name
-        if await self.store.discord_id_of(name) is not None:
-            name = f"{user.name}-{user.id}"
+        holder = await self.store.discord_id_of(name)
+        if holder is not None and holder != user.id:  # the holder may be this user: an earlier command of theirs,
+            name = f"{user.name}-{user.id}"  # still running, has just recorded them
         await self.store.ensure_player(name, user.id)
         return name
 
@@ -172,19 +174,26 @@ class Front:
 
     # ---- threads -------------------------------------------------------------------------------------------
 
-    async def open_thread(self, result: Result, channel: discord.abc.Messageable) -> discord.Thread:
-        """A new public thread for a game that just started, under ``channel`` (or its parent), with every
-        player of the game added."""
+    async def open_thread(
+        self, result: Result, channel: discord.abc.Messageable, *, private: bool = False
+    ) -> discord.Thread:
+        """A new thread for a game that just started, under ``channel`` (or its parent), with every player of the
+        game added: public, or with ``private`` (the server's setting) a private one only its players (and
+        moderators) see, to which nobody else may be invited."""
         parent = channel.parent if isinstance(channel, discord.Thread) else channel
         if not isinstance(parent, discord.TextChannel):
             raise PostError("games are played in threads of a text channel; challenge from a server text channel")
         title = f"{(result.game_type or 'game').capitalize()} {result.game_id}: {' vs '.join(result.players)}"
+        kind = discord.ChannelType.private_thread if private else discord.ChannelType.public_thread
         try:
             thread = await parent.create_thread(
-                name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+                name=title[:100],
+                type=kind,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                invitable=not private,
             )
         except discord.Forbidden as exc:
-            raise self._missing(exc, parent, "create_public_threads") from exc
+            raise self._missing(exc, parent, "create_private_threads" if private else "create_public_threads") from exc
         assert result.game_id is not None
         await self.store.set_thread(result.game_id, parent.guild.id, parent.id, thread.id)
         await self.store.add_guild_players(parent.guild.id, result.players)  # computer players too
@@ -236,7 +245,20 @@ class Front:
             return None
         result = Result(ok=True, message="", game_id=row.id, game_type=row.type, players=row.players)
         assert isinstance(parent, discord.abc.Messageable)
-        return await self.open_thread(result, parent)
+        private = (await self.actions.server_settings(row.guild_id)).private_threads
+        return await self.open_thread(result, parent, private=private)
+
+    async def games_channel(self, channel_id: int | None) -> discord.TextChannel | None:
+        """The channel a server's settings say games live in (``None``: none set, or it is gone, which is
+        logged for the admin: games then open where they were challenged)."""
+        if channel_id is None:
+            return None
+        try:
+            channel = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+        except discord.HTTPException as exc:
+            log.error("the games channel %s cannot be reached (%s); set /settings channel again", channel_id, exc)
+            return None
+        return channel if isinstance(channel, discord.TextChannel) else None
 
     # ---- turn messages -------------------------------------------------------------------------------------
 

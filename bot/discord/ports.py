@@ -15,6 +15,7 @@ from typing import Protocol
 import discord
 
 from bot.actions import Actions, Result
+from bot.actions.settings import ServerSettings
 
 
 class FrontPort(Protocol):
@@ -30,7 +31,9 @@ class FrontPort(Protocol):
 class GamesPort(Protocol):
     """The part of :class:`bot.discord.cog.GameCommands` buttons use."""
 
-    async def start_game(self, interaction: discord.Interaction, result: Result) -> None: ...
+    async def start_game(
+        self, interaction: discord.Interaction, result: Result, settings: ServerSettings | None = None
+    ) -> None: ...
 
     async def play(self, interaction: discord.Interaction, game_id: int, player: str, text: str) -> None: ...
 

@@ -1,7 +1,8 @@
 """All database access, in one place, split by concern: :mod:`data.store.core` (the connection, migrations,
 players, games, the move log, challenges, settings), :mod:`data.store.correspondence` (timers, vacations,
-proposals, conditional moves) and :mod:`data.store.ratings` (ratings, leaderboards; games are rated in the commit
-that ends them, :mod:`data.store.rate`). :class:`Store` is all of it."""
+proposals, conditional moves), :mod:`data.store.ratings` (ratings, leaderboards; games are rated in the commit
+that ends them, :mod:`data.store.rate`) and :mod:`data.store.settings` (each server's settings, the moderators'
+audit log, the counts of the per-member limits). :class:`Store` is all of it."""
 
 from __future__ import annotations
 
@@ -35,9 +36,11 @@ from data.store.core import (
 )
 from data.store.rate import Rater, RatingWrite
 from data.store.ratings import RatingStore
+from data.store.settings import AuditRow, ServerSettingsRow, SettingsStore
 
 __all__ = [
     "MAX_GAME_ID",
+    "AuditRow",
     "ChallengeRow",
     "ClockWrite",
     "DamagedRowError",
@@ -57,6 +60,7 @@ __all__ = [
     "RatingChange",
     "RatingRow",
     "RatingWrite",
+    "ServerSettingsRow",
     "StaleWriteError",
     "Store",
     "StoreError",
@@ -67,5 +71,5 @@ __all__ = [
 ]
 
 
-class Store(RatingStore):
+class Store(SettingsStore, RatingStore):
     """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""

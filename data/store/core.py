@@ -71,6 +71,8 @@ COPIED_TABLES = {
     "rating_variants": "player_id, game_type, variant",
     "rating_changes": "game_id, player_id",
     "guild_players": "guild_id, player_id",
+    "guild_settings": "guild_id",
+    "audit_log": "id",
 }
 #: rows read at a time when a database is copied
 COPY_BATCH = 500
@@ -141,6 +143,8 @@ REQUIRED_TABLES = (
     "rating_variants",
     "rating_changes",
     "guild_players",
+    "guild_settings",
+    "audit_log",
 )
 
 

@@ -18,6 +18,8 @@ DISCORD_EPOCH_MS = 1420070400000
 #: every permission bit Discord defines up to 2026 (the fake grants all of them unless a test denies some)
 ALL_PERMISSIONS = (1 << 51) - 1
 PERMISSION_BITS = {
+    "administrator": 1 << 3,
+    "manage_guild": 1 << 5,
     "view_channel": 1 << 10,
     "send_messages": 1 << 11,
     "embed_links": 1 << 14,
@@ -28,6 +30,12 @@ PERMISSION_BITS = {
     "create_private_threads": 1 << 36,
     "send_messages_in_threads": 1 << 38,
 }
+#: what an ordinary member may do (the @everyone defaults of a new guild, Manage Server and Administrator not among
+#: them): view channels, send messages, embed links, attach files, read history, add reactions, use application
+#: commands, create public threads, send messages in threads
+MEMBER_PERMISSIONS = (
+    (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 6) | (1 << 31) | (1 << 35) | (1 << 38)
+)
 TEXT_CHANNEL, DM_CHANNEL, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
 EPHEMERAL, LOADING, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2 = 1 << 6, 1 << 7, 1 << 12, 1 << 15
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -93,6 +101,26 @@ def everyone_role(guild_id: int) -> dict[str, Any]:
         "mentionable": False,
         "flags": 0,
     }
+
+
+def role(rid: int, name: str, permissions: int, position: int) -> dict[str, Any]:
+    """A guild role other than @everyone."""
+    return {
+        "id": str(rid),
+        "name": name,
+        "permissions": str(permissions),
+        "position": position,
+        "color": 0,
+        "hoist": False,
+        "managed": False,
+        "mentionable": True,
+        "flags": 0,
+    }
+
+
+def resolved_channel(channel: dict[str, Any], permissions: int) -> dict[str, Any]:
+    """A channel as an interaction's ``resolved`` data carries it: the channel and the member's permissions in it."""
+    return {**channel, "permissions": str(permissions)}
 
 
 def text_channel(cid: int, guild_id: int, name: str, position: int) -> dict[str, Any]:

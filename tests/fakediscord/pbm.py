@@ -39,7 +39,9 @@ async def pbm_running(
     **overrides: object,
 ) -> AsyncIterator[PbmBot]:
     """The product bot, seeded for repeatable dice, logged in to the fake until the block ends; ``clock`` (a
-    :class:`FakeClock`) replaces the system clock of its actions."""
+    :class:`FakeClock`) replaces the system clock of its actions. Tests type faster than any member: the command
+    rate is off unless a test sets ``command_burst``."""
+    overrides.setdefault("command_burst", 0)
     bot = create_bot(bot_config(fake, db_path, **overrides), seed_source=lambda: SEED, render=render, clock=clock)
     async with running(bot, fake):
         yield bot

@@ -54,6 +54,7 @@ from tests.fakediscord.gateway import (
     GatewaySession,
 )
 from tests.fakediscord.limits import ApiError, check_choices, check_message
+from tests.fakediscord.members import Roles, bits_of, may_use, member_permissions
 from tests.fakediscord.records import (
     Attachment,
     CommandSync,
@@ -69,7 +70,7 @@ API_PREFIX = "/api/v10"
 T = TypeVar("T")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 #: application command option types whose values the fake resolves (user, channel, role, mentionable)
-_USER_OPTION, _SUBCOMMAND, _GROUP = 6, 1, 2
+_USER_OPTION, _SUBCOMMAND, _GROUP, _CHANNEL_OPTION, _ROLE_OPTION = 6, 1, 2, 7, 8
 _UNAUTHENTICATED = ("/webhooks/", "/interactions/")
 #: seconds between re-checks of a wait condition that depends on something besides the fake
 _POLL = 0.01
@@ -96,13 +97,15 @@ def _error(err: ApiError) -> web.Response:
 
 @dataclass
 class Guild:
-    """A guild: its channels (ids, in creation order) and members (user id -> member payload)."""
+    """A guild: its channels (ids, in creation order), members (user id -> member payload), and roles and
+    permissions (:mod:`tests.fakediscord.members`)."""
 
     id: int
     name: str
     owner_id: int
     channel_ids: list[int] = field(default_factory=list)
     members: dict[int, dict[str, Any]] = field(default_factory=dict)
+    roles: Roles = field(default_factory=Roles)
 
 
 class FakeDiscord:
@@ -232,11 +235,43 @@ class FakeDiscord:
         await self._dispatch_all("CHANNEL_CREATE", self.channels[cid])
         return cid
 
-    async def add_member(self, guild_id: int, name: str, *, bot: bool = False) -> int:
-        """A new user who is a member of ``guild_id`` (another bot with ``bot=True``); returns the user id."""
+    async def add_member(
+        self, guild_id: int, name: str, *, bot: bool = False, permissions: tuple[str, ...] | None = None
+    ) -> int:
+        """A new user who is a member of ``guild_id`` (another bot with ``bot=True``); returns the user id. They
+        have an ordinary member's permissions, or with ``permissions`` those named (``("manage_guild",)``) as well.
+        """
         uid = self._new_user(name, bot=bot)
         self.guilds[guild_id].members[uid] = p.member(self.users[uid], joined=p.iso_now())
+        if permissions:
+            self.grant(guild_id, uid, *permissions)
         return uid
+
+    def grant(self, guild_id: int, user_id: int, *permissions: str) -> None:
+        """Give a member permissions besides an ordinary member's (any of ``payloads.PERMISSION_BITS``)."""
+        roles = self.guilds[guild_id].roles
+        roles.granted[user_id] = roles.granted.get(user_id, p.MEMBER_PERMISSIONS) | bits_of(*permissions)
+
+    def member_permissions(self, guild_id: int, user_id: int) -> int:
+        """The permissions interactions of this member carry (:func:`members.member_permissions`)."""
+        guild = self.guilds[guild_id]
+        return member_permissions(guild.owner_id, guild.roles, user_id)
+
+    async def add_role(self, guild_id: int, name: str, *permissions: str) -> int:
+        """A new role in ``guild_id`` granting ``permissions``, announced to the bot (GUILD_ROLE_CREATE)."""
+        guild = self.guilds[guild_id]
+        rid = p.snowflake()
+        guild.roles.roles[rid] = p.role(rid, name, bits_of(*permissions), len(guild.roles.roles) + 1)
+        await self._dispatch_all("GUILD_ROLE_CREATE", {"guild_id": str(guild_id), "role": guild.roles.roles[rid]})
+        return rid
+
+    def give_role(self, guild_id: int, user_id: int, role_id: int) -> None:
+        """Give a member a role: their next interactions carry it."""
+        guild = self.guilds[guild_id]
+        held = guild.roles.held.setdefault(user_id, [])
+        if role_id not in held:
+            held.append(role_id)
+        guild.members[user_id]["roles"] = [str(r) for r in held]
 
     def join(self, guild_id: int, user_id: int) -> None:
         """Make an existing user a member of another guild too."""
@@ -484,11 +519,24 @@ class FakeDiscord:
         self._by_token[record.token] = record
 
     async def slash(
-        self, user_id: int, channel_id: int, name: str, options: dict[str, Any] | None = None
+        self,
+        user_id: int,
+        channel_id: int,
+        name: str,
+        options: dict[str, Any] | None = None,
+        *,
+        crafted: bool = False,
     ) -> Interaction:
         """Dispatch a slash command as ``user_id`` typed it in ``channel_id``. ``name`` may hold a subcommand
-        ("group sub"); option values are given plainly (a user option takes a user id)."""
+        ("group sub"); option values are given plainly (a user, channel or role option takes its id). A command
+        Discord hides from the member (``default_member_permissions``) raises :class:`PermissionError`, as their
+        client would not offer it; ``crafted`` sends it all the same, as a forged request would."""
         data = self._command_data(channel_id, name, options or {}, focused=None)
+        guild = self._guild_of(channel_id)
+        if not crafted and guild is not None:
+            command = self._command(channel_id, name.split()[0])
+            if not may_use(command, self.member_permissions(guild.id, user_id)):
+                raise PermissionError(f"Discord does not show /{name.split()[0]} to user {user_id}")
         return await self._interact(2, user_id, channel_id, data)
 
     async def autocomplete(
@@ -587,6 +635,16 @@ class FakeDiscord:
             if types[key] == _USER_OPTION and key != focused:
                 option["value"] = str(value)
                 self._resolve_user(int(value), resolved, channel_id)
+            if types[key] == _CHANNEL_OPTION and key != focused:
+                option["value"] = str(value)
+                channel = self.channels[int(value)]
+                resolved.setdefault("channels", {})[str(value)] = p.resolved_channel(channel, p.ALL_PERMISSIONS)
+            if types[key] == _ROLE_OPTION and key != focused:
+                option["value"] = str(value)
+                guild = self._guild_of(channel_id)
+                assert guild is not None, "a role option is given in a guild"
+                role = guild.roles.roles.get(int(value)) or p.everyone_role(guild.id)
+                resolved.setdefault("roles", {})[str(value)] = role
             if key == focused:
                 option["focused"] = True
                 option["value"] = str(value)
@@ -598,7 +656,8 @@ class FakeDiscord:
         guild = self._guild_of(channel_id)
         if guild is not None and uid in guild.members:
             member = {k: v for k, v in guild.members[uid].items() if k != "user"}
-            resolved.setdefault("members", {})[str(uid)] = {**member, "permissions": str(p.ALL_PERMISSIONS)}
+            permissions = self.member_permissions(guild.id, uid)
+            resolved.setdefault("members", {})[str(uid)] = {**member, "permissions": str(permissions)}
 
     async def _interact(
         self, kind: int, user_id: int, channel_id: int, data: dict[str, Any], message: dict[str, Any] | None = None
@@ -637,7 +696,7 @@ class FakeDiscord:
             payload.update(
                 guild_id=str(guild.id),
                 guild_locale="en-US",
-                member={**member, "permissions": str(p.ALL_PERMISSIONS)},
+                member={**member, "permissions": str(self.member_permissions(guild.id, record.user_id))},
                 authorizing_integration_owners={"0": str(guild.id)},
                 context=0,
             )
@@ -684,7 +743,7 @@ class FakeDiscord:
             "member_count": len(guild.members),
             "large": False,
             "joined_at": p.iso_now(),
-            "roles": [p.everyone_role(guild.id)],
+            "roles": [p.everyone_role(guild.id), *guild.roles.roles.values()],
             "emojis": [],
             "stickers": [],
             "features": [],
