@@ -24,7 +24,7 @@ from bot.actions import (
     shorten,
     split_move_number,
 )
-from render import VIEWS
+from render import VIEWS, has_3d
 from rules import registry
 
 #: the longest command line read; longer input is refused before it is parsed
@@ -107,7 +107,7 @@ class ConsoleError(Exception):
 
 @dataclass(frozen=True)
 class Wanted:
-    """Which picture of the position a command answers about it writes: the board as it stands, after move
+    """Which picture a command writes of the position it answers about: the board as it stands, after move
     ``at``, or a preview's; in ``view`` ("top", or "3d"). Its file is named for the game the answer shows, not
     the one the command named: a first-round decline answers with the game that replaces the declined one."""
 
@@ -457,11 +457,9 @@ class Console:
         if len(args) != 1:
             raise ConsoleError(f"one board at a time in a view: {game} show <id>[#n] {view}")
         if view == "3d":
-            import render
-
-            title = registry.get(game).title
-            if not render.has_3d(game):
-                raise ConsoleError(f"{title} has no 3D view; '{game} show {args[0]}' shows its board")
+            if not has_3d(game):
+                title = registry.get(game).title
+                raise ConsoleError(f"{title} has no 3D view; '{game} show {shorten(args[0])}' shows its board")
             if not self.images:
                 raise ConsoleError("the 3D view is only a picture, and --no-images writes none")
         ref, at = _split_show(args[0])

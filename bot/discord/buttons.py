@@ -14,6 +14,7 @@ from bot.actions import Result
 from bot.board_files import caption_3d
 from bot.discord.followups import answer, defer_publicly
 from bot.discord.ports import bot_of
+from render import has_3d
 from rules.base import GameError
 
 log = logging.getLogger("pbm.discord")
@@ -204,11 +205,7 @@ class ViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pbm:
 
 def has_3d_view(result: Result) -> bool:
     """Whether the position ``result`` shows has a 3D view to offer (Druid and Drogo games)."""
-    if result.state is None or result.game_id is None:
-        return False
-    import render
-
-    return render.has_3d(result.state.game.name)
+    return result.state is not None and result.game_id is not None and has_3d(result.state.game.name)
 
 
 def challenge_view(challenge_id: int, *, decline: bool = True) -> discord.ui.View:
