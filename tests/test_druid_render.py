@@ -702,3 +702,16 @@ def test_nostack_marks_every_sarsen_top() -> None:
     assert not [
         item for item in groups(top.scene(game(("-size=6",), 2, 10)), "texts")[0].items if isinstance(item, Polygon)
     ]
+
+
+def test_a_replay_keeps_the_board_in_one_place() -> None:
+    """Frames whose headers differ in height (a long name wraps) still draw the board at the same place, so that
+    a GIF frame changes only where the game did."""
+    states = [play(game(("-size=6",), 2), *moves) for moves in ((), ("c3",), ("c3", "pass", "e3", "pass", "c3-e3"))]
+    states[2].players[0] = "Alexandria_the_Great_of_Macedon_the_Third_and_Last"
+    assert len({top.layout(state)[1].origin for state in states}) > 1
+    board_top = max(top.header_end(top.layout(state)[1]) for state in states)
+    scenes = [top.scene(state, board_top=board_top) for state in states]
+    assert len({tuple(bounds(g.items[0]) for g in groups(drawn, "cell")) for drawn in scenes}) == 1
+    images = list(top.replay_images(states))
+    assert [image.tobytes() for image in images] == [raster(drawn).tobytes() for drawn in scenes]

@@ -293,12 +293,12 @@ def render_image(state: DruidState, clock: Clock | None = None, ratings: Ratings
 def replay_images(states: Sequence[DruidState]) -> Iterator[Image.Image]:
     """The boards of a replay, each with the board at the same height (the lowest any frame's header needs), so
     that a frame changes only where the game did and a GIF stores only that."""
-    board_top = max(_board_top(layout(state)[1]) for state in states)
+    board_top = max(header_end(layout(state)[1]) for state in states)
     for state in states:
         yield png.raster(scene(state, board_top=board_top))
 
 
-def _board_top(placed: Placed) -> float:
+def header_end(placed: Placed) -> float:
     """Where the header ends above a placed board (what ``board_top`` asks for)."""
     return placed.origin[1] + placed.frame.top - MARGIN
 
