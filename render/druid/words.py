@@ -70,7 +70,8 @@ def goal(state: DruidState, seat: int) -> str:
 
 
 def facts(state: DruidState, seat: int) -> tuple[str, ...]:
-    """A player's facts in their header row: their goal (Walk: where their druid is and must go), resigned."""
+    """A player's facts in their header row: their goal (Walk: where their druid is and must go), and why they are
+    out of the game (resigned, out of time)."""
     out = [goal(state, seat)]
     if state.walk:
         cell, target = state.druids[seat], state.targets[seat]
@@ -80,7 +81,7 @@ def facts(state: DruidState, seat: int) -> tuple[str, ...]:
         else:
             out = [f"druid on {state.board.names[cell].upper()}, to the {SIDE_NAMES[target]} (starred)"]
     if seat in state.resigned:
-        out.append("resigned")
+        out.append(state.out_reason(seat))
     return tuple(out)
 
 
