@@ -84,7 +84,6 @@ def test_the_simulation_merges_what_it_should() -> None:
     blue, teal = (64, 120, 214), (20, 150, 170)
     assert delta_e(blue, teal, "normal") > 40 and delta_e(blue, teal, "tritanopia") < 15
     assert all(delta_e((40, 80, 220), (230, 210, 40), vision) > 60 for vision in MACHADO)
-    assert delta_e((200, 60, 40), teal, "tritanopia") > 50  # a red and a teal stay far apart for tritanopes
     assert all(delta_e(red, teal, vision) > 40 for vision in MACHADO)
 
 

@@ -4,8 +4,8 @@ Without a clock the picture is today's, byte for byte. With one, only the header
 beside its own seat, in ink, led by a clock face; a note with under a day left sits on a CLOCK_LOW pill (and
 only such a note), a colour that reads on the panel and stands apart from every other header colour under the
 common red-green colour blindnesses and tritanopia; long names and long notes are wrapped or shortened as the
-headers already do, never cut or drawn over each other. Every game draws the shared header (render.header),
-checked here through its scene.
+headers already do, never cut or drawn over each other. All four games draw the shared header (render.header),
+checked here through their scenes.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ MID = ["backgammon-mid", "druid-square", "druid-hex3", "drogo-2p", "drogo-4p", "
 
 #: sha256 of each position's picture as drawn before clocks existed (commit 8bf1eef), with the library versions
 #: that drew it: other versions of Pillow, FreeType or zlib-ng rasterise or deflate differently. Every game is drawn
-#: as a scene with the shared header since issue 27 (Druid's and Drogo's main picture is their top-down board)
+#: as a scene with the shared header since issue 27 (Druid's and Drogo's main pictures are their top-down boards)
 TODAY = {
     "backgammon-start": "ab3accddf383ace19d2f1533f20d4e22",
     "backgammon-mid": "4c1f3619aedfc8ffcb8fd983a184f19d",
@@ -330,8 +330,8 @@ def assert_header_clear(state: GameState, clock: Mapping[int, str], ratings: Map
     """A shared header with long names and notes: every note whole and right-aligned at the margin, every row's
     text whole, no text past the margins, no two texts of the header over each other."""
     drawn = render.board_scene(state, clock, ratings)
-    margins = {"backgammon": backgammon.MARGIN, "dragons": dragons.MARGIN, "druid": druid.top.MARGIN}
-    margin = {**margins, "drogo": drogo.MARGIN}[state.game.name]
+    margins = {"backgammon": backgammon.MARGIN, "dragons": dragons.MARGIN, "drogo": drogo.MARGIN}
+    margin = {**margins, "druid": druid.top.MARGIN}[state.game.name]
     [header] = drawn.tagged("header")
     boxes = []
     for group in drawn.tagged("seat"):
@@ -362,15 +362,15 @@ SHARED_HEADERS = [
     ("backgammon-mid", None),
     ("dragons-mid", None),
     ("dragons-over", None),
-    ("druid-square", None),
-    ("druid-hex3", None),
-    ("druid-walk", None),
-    ("druid-over", None),
     ("drogo-2p", None),
     ("drogo-4p", None),
     ("drogo-4p", ("-size=12",)),
     ("drogo-4p", ("-size=3",)),
     ("drogo-over", None),
+    ("druid-square", None),
+    ("druid-hex3", None),
+    ("druid-walk", None),
+    ("druid-over", None),
 ]
 
 

@@ -62,10 +62,10 @@ def test_each_rating_follows_its_players_name(key: str) -> None:
     [
         ("backgammon-mid", None),
         ("dragons-mid", None),
-        ("druid-hex3", None),
-        ("druid-walk", None),
         ("drogo-4p", None),
         ("drogo-4p", ("-size=3",)),
+        ("druid-hex3", None),
+        ("druid-walk", None),
     ],
 )
 def test_the_shared_header_keeps_long_names_ratings_and_notes_whole_and_apart(

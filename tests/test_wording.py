@@ -22,7 +22,7 @@ from bot.correspondence.options import TimeRules
 from data.schema import _RENAME_VARIANTS, MIGRATIONS
 from data.store import Store
 from render.drogo import header as drogo_header
-from render.druid.words import header as druid_header
+from render.druid.words import facts as druid_facts
 from rules import registry
 from tests.databases import Databases
 from tests.test_ratings import tables
@@ -289,7 +289,7 @@ async def test_a_player_out_of_time_in_a_three_player_game_is_out_of_time(
     # the pictures' seat lines
     seats = drogo_header(drogo).seats
     assert seats[0].facts[-1] == "resigned" and seats[1].facts[-1] == "out of time"
-    assert druid_header(druid).seats[1].facts[-1] == "out of time"
+    assert druid_facts(druid, 1)[-1] == "out of time"
     assert main(["check", "--db", str(db)]) == 0
     assert capsys.readouterr().out == "2 games checked: all sound\n"
 

@@ -70,8 +70,7 @@ def goal(state: DruidState, seat: int) -> str:
 
 
 def facts(state: DruidState, seat: int) -> tuple[str, ...]:
-    """A player's facts in their header row: their goal (Walk: where their druid is and must go), and why they are
-    out of the game (resigned, out of time)."""
+    """A player's facts in their header row: their goal (Walk: where their druid is and must go), resigned."""
     out = [goal(state, seat)]
     if state.walk:
         cell, target = state.druids[seat], state.targets[seat]
