@@ -151,14 +151,6 @@ class Result:
         names = ", ".join(f"{p} {self.ratings[p]}" for p in self.state.players if p in self.ratings)
         return f"{'rated' if self.rated else 'unrated'}: {names}"
 
-    def board_png(self) -> bytes | None:
-        """The board picture of ``state`` (imports Pillow on first use; fronts call it off their event loop)."""
-        if self.state is None:
-            return None
-        from render import board_png
-
-        return board_png(self.state, self.seat_notes() or None, self.seat_ratings() or None)
-
     def board_text(self) -> str | None:
         if self.state is None:
             return None
