@@ -264,11 +264,23 @@ def _spread(total: int, count: int) -> list[int]:
 
 
 def _without_status(message: str, game: GameDef, state: GameState) -> list[str]:
-    """The lines of an action's message without its closing status line (a longer report gets one at its end)."""
+    """The lines of an action's message without its closing status line, in full or short (a longer report gets
+    one at its end)."""
     lines = message.splitlines()
-    if lines and lines[-1] == status_line(game, state):
+    if lines and lines[-1] in (status_line(game, state), status_line(game, state, with_reason=False)):
         lines.pop()
     return lines
+
+
+def closing_status(game: GameDef, state: GameState, lines: list[str]) -> str | None:
+    """The status line a report ends with: in full, or without the reason when a line above already says it
+    ("alice wins: bob ran out of time" then "Druid: alice won"); none when a line above is already that status."""
+    outcome = state.outcome()
+    said = outcome is not None and any(outcome.reason in line for line in lines)
+    summary = status_line(game, state, with_reason=not said)
+    if not summary or summary in lines or status_line(game, state) in lines:
+        return None
+    return summary
 
 
 def _announce(game: GameDef, player: str, move_text: str, events: list[Event]) -> str:

@@ -16,9 +16,9 @@ from bot.actions.common import (
     _run_server_loop,
     _stale,
     _without_status,
+    closing_status,
     shorten,
     split_move_number,
-    status_line,
 )
 from bot.correspondence.clock import Clock
 from bot.correspondence.options import TimeRules
@@ -283,7 +283,9 @@ class PlayActions(ActionsBase):
             last = reply
         if last is not result:
             assert last.state is not None
-            lines.append(status_line(game, last.state))
+            summary = closing_status(game, last.state, lines)
+            if summary is not None:
+                lines.append(summary)
             last.message = "\n".join(line for line in lines if line)
             last.events = events
             human = last.to_move if last.to_move is not None and not _is_computer_name(last.to_move) else None
