@@ -254,6 +254,30 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 7: a variant is named by its options minus the defaults (see _VARIANT_RENAMED)
     _RENAME_VARIANTS,
+    # 8: the web front's sign-ins. A session is a browser signed in as a player (its cookie holds a random token;
+    # only the token's SHA-256 is kept, so whoever reads the database cannot sign in with it), with the token its
+    # forms must carry (``csrf``) and whether it was made by trusted local play (valid only while that lasts). A
+    # link is a one-time sign-in (``pbm web-link``, Discord's /web), used at most once before it expires.
+    """
+    CREATE TABLE web_sessions (
+        id          TEXT PRIMARY KEY,
+        player_id   TEXT NOT NULL REFERENCES players(id),
+        csrf        TEXT NOT NULL,
+        trusted     INTEGER NOT NULL DEFAULT 0,
+        created_at  REAL NOT NULL,
+        expires_at  REAL NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX web_sessions_by_player ON web_sessions(player_id);
+    CREATE INDEX web_sessions_by_expiry ON web_sessions(expires_at);
+    CREATE TABLE web_links (
+        id          TEXT PRIMARY KEY,
+        player_id   TEXT NOT NULL REFERENCES players(id),
+        created_at  REAL NOT NULL,
+        expires_at  REAL NOT NULL,
+        used_at     REAL
+    ) WITHOUT ROWID;
+    CREATE INDEX web_links_by_expiry ON web_links(expires_at);
+    """,
 )
 
 #: The same migrations for PostgreSQL: the same tables, columns, indexes and constraints under the same numbers,
@@ -461,4 +485,25 @@ PG_MIGRATIONS: tuple[str, ...] = (
     """,
     # 7: a variant is named by its options minus the defaults
     _RENAME_VARIANTS,
+    # 8: the web front's sessions and one-time sign-in links
+    """
+    CREATE TABLE web_sessions (
+        id          TEXT PRIMARY KEY,
+        player_id   TEXT NOT NULL REFERENCES players(id),
+        csrf        TEXT NOT NULL,
+        trusted     BIGINT NOT NULL DEFAULT 0,
+        created_at  DOUBLE PRECISION NOT NULL,
+        expires_at  DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX web_sessions_by_player ON web_sessions(player_id);
+    CREATE INDEX web_sessions_by_expiry ON web_sessions(expires_at);
+    CREATE TABLE web_links (
+        id          TEXT PRIMARY KEY,
+        player_id   TEXT NOT NULL REFERENCES players(id),
+        created_at  DOUBLE PRECISION NOT NULL,
+        expires_at  DOUBLE PRECISION NOT NULL,
+        used_at     DOUBLE PRECISION
+    );
+    CREATE INDEX web_links_by_expiry ON web_links(expires_at);
+    """,
 )

@@ -1,7 +1,8 @@
 """All database access, in one place, split by concern: :mod:`data.store.core` (the connection, migrations,
 players, games, the move log, challenges, settings), :mod:`data.store.correspondence` (timers, vacations,
-proposals, conditional moves) and :mod:`data.store.ratings` (ratings, leaderboards; games are rated in the commit
-that ends them, :mod:`data.store.rate`). :class:`Store` is all of it."""
+proposals, conditional moves), :mod:`data.store.ratings` (ratings, leaderboards; games are rated in the commit
+that ends them, :mod:`data.store.rate`) and :mod:`data.store.web` (the web front's sessions and sign-in links, and
+the versions of the games its pages watch). :class:`Store` is all of it."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ from data.store.core import (
     describe_database_error,
 )
 from data.store.rate import Rater, RatingWrite
-from data.store.ratings import RatingStore
+from data.store.web import LinkUse, WebSession, WebStore
 
 __all__ = [
     "MAX_GAME_ID",
@@ -43,6 +44,7 @@ __all__ = [
     "DamagedRowError",
     "DatabaseUnusableError",
     "FinishedGame",
+    "LinkUse",
     "GameRow",
     "GameSummary",
     "LogEntry",
@@ -63,9 +65,10 @@ __all__ = [
     "TimerRow",
     "VacationRow",
     "VariantRow",
+    "WebSession",
     "describe_database_error",
 ]
 
 
-class Store(RatingStore):
+class Store(WebStore):
     """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""
