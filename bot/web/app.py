@@ -104,7 +104,7 @@ class WebContext:
 
 
 CONTEXT = web.AppKey("pbm_context", WebContext)
-VIEWER = "pbm_viewer"
+VIEWER = web.RequestKey("pbm_viewer", Viewer)
 
 
 def context(request: web.Request) -> WebContext:
@@ -201,7 +201,7 @@ async def _post_refusal(request: web.Request, ctx: WebContext) -> web.Response |
 def _finish(request: web.Request, response: web.StreamResponse, ctx: WebContext) -> None:
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
-    viewer: Viewer | None = request.get(VIEWER)
+    viewer = request.get(VIEWER)
     if viewer is not None and viewer.new_csrf_cookie and not response.prepared:
         response.set_cookie(CSRF_COOKIE, viewer.new_csrf_cookie, **cookie_options(ctx.config))  # type: ignore[arg-type]
 
