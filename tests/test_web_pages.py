@@ -91,7 +91,7 @@ async def test_the_position_after_move_n_and_the_start(site: Site) -> None:
     assert '<a href="/g/1?at=0" aria-current="true">Start</a>' in start.text
     assert 'href="/g/1?at=1" aria-current="true">1. alice: c3</a>' in after.text
     assert "board.png?at=1" in after.text and 'id="move-form"' not in after.text
-    assert missing.status == 404 and missing.heading == "Game 1 has moves 0 to 1; there is no move 7."
+    assert missing.status == 404 and missing.heading == "game 1 has moves 0 to 1; there is no move 7."
     assert unreadable.status == 400 and unreadable.heading == "'x1' is not a move number: write it with the digits 0-9."
 
 
@@ -101,7 +101,7 @@ async def test_an_unknown_game_is_one_sentence_everywhere(site: Site) -> None:
             page = await browser.get(path)
             assert page.status == 404, path
             said = page.json()["message"] if path.endswith(".json") else page.heading
-            assert said in ("There is no game 99.", "There is no such page."), (path, said)
+            assert said in ("there is no game 99.", "There is no such page."), (path, said)
             assert "Traceback" not in page.text
         huge = await browser.get("/g/99999999999999999999")
     assert huge.status == 404 and huge.heading == "There is no such page."
@@ -163,8 +163,8 @@ async def test_leaderboards_page_and_filter_by_variant(site: Site) -> None:
     assert board.status == 200 and "Druid ratings: 2 players, page 1 of 1." in board.text
     assert '<td><a href="/u/alice">alice</a></td>' in board.text
     assert variant.status == 200 and "Druid (-size=5) ratings: 2 players" in variant.text
-    assert "Nobody has played a rated Druid (-hex) game yet." in other.text
-    assert no_page.status == 404 and no_page.heading == "The Druid leaderboard has 1 page: there is no page 3."
+    assert "nobody has played a rated Druid (-hex) game yet." in other.text
+    assert no_page.status == 404 and no_page.heading == "the Druid leaderboard has 1 page: there is no page 3."
     assert unknown.status == 404 and "unknown game 'chess'" in unknown.heading.lower()
     assert bad_page.status == 400
 
@@ -181,7 +181,7 @@ async def test_a_profile_with_its_chart_and_head_to_head(site: Site) -> None:
     assert "alice against bob: 1 game, alice 1 win, bob 0 wins, 0 draws" in page.text
     assert "Druid: 1 game, alice 1 win, bob 0 wins, 0 draws" in page.text
     assert chart.status == 200 and picture.startswith(b"\x89PNG")
-    assert nobody.status == 404 and nobody.heading == "There is no player zed."
+    assert nobody.status == 404 and nobody.heading == "there is no player zed."
     assert bad.status == 404 and "&lt;" in bad.text and "<ice" not in bad.text
 
 

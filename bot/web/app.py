@@ -146,12 +146,10 @@ def refusal(request: web.Request, sentence: str, status: int = 400, **values: An
 
 
 def sentence(text: str) -> str:
-    """An action's one-line message as a sentence: capitalised, with a full stop."""
+    """An action's message as one line ending in a full stop, worded as every front words it (its first word may
+    be a player's name, whose case is theirs: it is not capitalised)."""
     line = " ".join(text.split())
-    if not line:
-        return line
-    line = line[0].upper() + line[1:]
-    return line if line[-1] in ".!?" else line + "."
+    return line if not line or line[-1] in ".!?" else line + "."
 
 
 @web.middleware

@@ -179,7 +179,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     game_id = game_id_of(request)
     first = await publish(ctx, game_id)
     if first is None:
-        return refusal(request, f"There is no game {game_id}.", 404)
+        return refusal(request, f"there is no game {game_id}.", 404)
     assert ctx.hub is not None
     return await event_stream(request, ctx.hub, game_id, first)
 
