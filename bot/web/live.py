@@ -52,6 +52,11 @@ class Watch:
         self.latest: bytes | None = None
         self._ready = asyncio.Event()
 
+    @property
+    def unread(self) -> bool:
+        """Whether an event came that the page has not read yet."""
+        return self._ready.is_set()
+
     def deliver(self, payload: bytes) -> None:
         self.latest = payload
         self._ready.set()
