@@ -143,11 +143,12 @@ async def serving(
     port: int | None = None,
     live: bool = False,
     poll_interval: float | None = None,
+    clock: FakeClock | None = None,
 ) -> AsyncIterator[Site]:
-    """The web UI on the database at ``path``, with a clock tests move by hand and seeded dice; its hub is driven
-    by hand unless ``live``."""
+    """The web UI on the database at ``path``, with a clock tests move by hand (from :data:`START`, unless given:
+    a bot started beside it runs on the real time) and seeded dice; its hub is driven by hand unless ``live``."""
     store = await Store.open(path)
-    clock = FakeClock(START)
+    clock = clock or FakeClock(START)
     actions = Actions(store, seed_source=lambda: SEED, clock=clock)
     app = create_app(
         actions,
