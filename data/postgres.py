@@ -54,9 +54,9 @@ class _Call:
 
 async def _keep_session(connection: asyncpg.Connection) -> None:
     """What a connection needs when it goes back to the pool: nothing beyond asyncpg's own rollback of a
-    transaction left open. The store sets no session state, listens on none of them (:meth:`PostgresPool.listener` has its own) and takes advisory locks only
-    inside transactions, so asyncpg's default reset (``RESET ALL`` and more) would be a wasted round trip on
-    every statement."""
+    transaction left open. The store sets no session state, listens on none of them (LISTEN has a connection of
+    its own, :meth:`PostgresPool.listener`) and takes advisory locks only inside transactions, so asyncpg's
+    default reset (``RESET ALL`` and more) would be a wasted round trip on every statement."""
 
 
 class PostgresPool:

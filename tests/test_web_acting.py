@@ -34,7 +34,7 @@ async def test_a_move_is_previewed_then_played_with_its_guard(site: Site) -> Non
     async with site.browser() as alice:
         await alice.sign_in("alice")
         page = await alice.get("/g/1")
-        assert "<h2 id=\"act-title\">Your move</h2>" in page.text and 'name="guard" id="guard" value="1"' in page.text
+        assert '<h2 id="act-title">Your move</h2>' in page.text and 'name="guard" id="guard" value="1"' in page.text
         assert '<option value="c3">' in page.text and "<button>pass</button>" in page.text
         preview = await alice.post("/g/1/preview", {"move": "c3", "guard": "1"})
         assert preview.status == 200 and "Preview: not played yet" in preview.text
@@ -69,9 +69,7 @@ async def test_a_stale_guard_is_refused_and_changes_nothing(site: Site) -> None:
         await bob.sign_in("bob")
         refused = await bob.post("/g/1/move", {"move": "b2", "guard": "1"})
     assert refused.status == 409
-    assert (
-        "move received as move #1, but game 1 is at move #2: the board has changed since you looked." in refused.text
-    )
+    assert "move received as move #1, but game 1 is at move #2: the board has changed since you looked." in refused.text
     assert await snapshot(site) == before
 
 
@@ -169,7 +167,9 @@ async def test_too_many_posts_are_refused_until_time_passes(site: Site) -> None:
         site.clock.now += 60
         again = await alice.post("/g/1/queue", {"line": ""})
     assert set(answers) == {400}  # each read and refused (an empty line), each counted
-    assert limited.status == 429 and limited.heading == "Too many requests in a short time; wait a minute and try again."
+    assert (
+        limited.status == 429 and limited.heading == "Too many requests in a short time; wait a minute and try again."
+    )
     assert again.status == 400
 
 

@@ -43,7 +43,9 @@ async def test_the_lobby_lists_running_games_least_time_left_first(site: Site) -
     assert page.status == 200 and page.heading == "Running games"
     text = page.text
     # started an hour apart: the oldest clock first; the untimed Drogo game (no deadline) last
-    places = [text.index(f"{title} {n}</span>") for n, title in enumerate(("Druid", "Backgammon", "Dragons", "Drogo"), 1)]
+    places = [
+        text.index(f"{title} {n}</span>") for n, title in enumerate(("Druid", "Backgammon", "Dragons", "Drogo"), 1)
+    ]
     assert places == sorted(places)
     assert '<span class="standing">bob to move, move 1</span>' in text and "6d 21h left" in text
     assert "No game has finished yet." in text and "No open challenges." in text
@@ -197,8 +199,8 @@ async def test_rules_pages_are_rendered_and_link_to_each_other(site: Site) -> No
 
 def test_markdown_escapes_html_and_drops_unsafe_links() -> None:
     html = _markdown().render(
-        '<script>alert(1)</script>\n\n[x](javascript:alert(1)) [druid](druid.md) [readme](../README.md)'
-        ' [out](https://example.org) <img src=x onerror=alert(1)>'
+        "<script>alert(1)</script>\n\n[x](javascript:alert(1)) [druid](druid.md) [readme](../README.md)"
+        " [out](https://example.org) <img src=x onerror=alert(1)>"
     )
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "javascript:" not in html.replace("[x](javascript:alert(1))", "")

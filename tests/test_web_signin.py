@@ -39,7 +39,9 @@ async def test_a_link_signs_in_once(site: Site) -> None:
         lobby = await first.get("/")
     assert used.status == 303 and used.location == "/"
     assert '<a href="/u/alice">alice</a>' in lobby.text and "Sign out" in lobby.text
-    assert again.status == 410 and again.heading.startswith("This sign-in link has already been used (a link works once)")
+    assert again.status == 410 and again.heading.startswith(
+        "This sign-in link has already been used (a link works once)"
+    )
 
 
 async def test_an_expired_or_unknown_link_is_refused(site: Site) -> None:
@@ -243,7 +245,9 @@ async def test_a_refused_or_forged_discord_sign_in_signs_nobody_in(oauth_site: t
         lobby = await browser.get("/")
     assert refused == "403 Discord did not sign you in (access_denied); nothing was changed."
     assert replayed.status == 502 and replayed.heading.startswith("Discord refused this sign-in")
-    assert forged.status == 403 and forged.heading == "This sign-in did not start here, or took too long; sign in again."
+    assert (
+        forged.status == 403 and forged.heading == "This sign-in did not start here, or took too long; sign in again."
+    )
     assert "Sign out" not in lobby.text
 
 

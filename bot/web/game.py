@@ -233,4 +233,3 @@ async def replay_json(request: web.Request) -> web.Response:
         return refusal(request, str(exc), exc.status)
     kind = "svg" if draws_svg(result.game_type or "") else "png"
     return web.json_response({"ok": True, "game_id": game_id, "board": kind, "frames": frames})
-

@@ -114,7 +114,9 @@ def _public_data(view: GameView, seats: list[str]) -> dict[str, Any]:
     result = view.result
     state = result.state
     assert state is not None
-    running = result.to_move if result.clock_notes.get(result.to_move or "") not in (None, "paused (vacation)") else None
+    running = (
+        result.to_move if result.clock_notes.get(result.to_move or "") not in (None, "paused (vacation)") else None
+    )
     return {
         "game_id": view.game_id,
         "game": state.game.name,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -68,9 +69,7 @@ async def web_server(
     when the address cannot be listened at."""
     store = await Store.open(db_path)
     try:
-        actions = Actions(
-            store, think=think_in_thread, offload=asyncio.to_thread, ai_seconds=ai_seconds, clock=clock
-        )
+        actions = Actions(store, think=think_in_thread, offload=asyncio.to_thread, ai_seconds=ai_seconds, clock=clock)
         app = create_app(actions, config, local=local, clock=clock, announcer=announcer)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS)
         await runner.setup()
@@ -79,7 +78,7 @@ async def web_server(
             try:
                 await site.start()
             except OSError as exc:
-                reason = exc.strerror or str(exc)
+                reason = os.strerror(exc.errno).lower() if exc.errno else str(exc)
                 raise WebStartError(f"the web UI cannot listen at {config.host}:{config.port} ({reason})") from exc
             port = runner.addresses[0][1] if runner.addresses else config.port
             address = WebConfig(host=config.host, port=port).local_address

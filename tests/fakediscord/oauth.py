@@ -109,7 +109,12 @@ class OAuth:
         if form.get("grant_type") != "authorization_code":
             return oauth_error(400, "unsupported_grant_type", "Unsupported grant type")
         grant = self.grants.get(str(form.get("code", "")))
-        if grant is None or grant.used or grant.client_id != client_id or grant.redirect_uri != form.get("redirect_uri"):
+        if (
+            grant is None
+            or grant.used
+            or grant.client_id != client_id
+            or grant.redirect_uri != form.get("redirect_uri")
+        ):
             return oauth_error(400, "invalid_grant", 'Invalid "code" in request.')
         grant.used = True
         bearer = secrets.token_urlsafe(24)
