@@ -157,3 +157,28 @@ async def test_a_slow_page_gets_the_newest_position_not_a_queue(tmp_path: Path) 
             newest = await watch.next(PATIENCE)
             assert not watch.unread
     assert newest is not None and b'"move_number":2' in newest
+
+
+async def next_block(stream: aiohttp.ClientResponse) -> dict[str, str]:
+    """The next event of any kind: its fields."""
+    while True:
+        block = (await asyncio.wait_for(stream.content.readuntil(b"\n\n"), PATIENCE)).decode()
+        fields = dict(line.split(": ", 1) for line in block.strip().splitlines() if ": " in line)
+        if "event" in fields:
+            return fields
+
+
+async def test_a_page_that_connects_later_counts_the_clocks_from_when_they_were_read(tmp_path: Path) -> None:
+    async with serving(tmp_path / "pbm.sqlite3") as site, site.browser() as browser:
+        game_id = await druid(site)
+        early = await browser.session.get(f"/g/{game_id}/events")
+        await next_event(early)
+        early.close()
+        site.clock.now += 600
+        late = await browser.session.get(f"/g/{game_id}/events")
+        told = await next_block(late)
+        view = await next_event(late)
+        late.close()
+    assert told["event"] == "time" and json.loads(told["data"]) == {"now": site.clock.now}
+    # the view built for the first page, kept: its clocks were read ten minutes before this page's time
+    assert view["as_of"] == site.clock.now - 600 and view["clock"]["alice"] == 604800

@@ -5,6 +5,7 @@ its players the move form and the pbmserv words), ``/g/<id>?at=n`` (the position
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from aiohttp import web
@@ -13,7 +14,7 @@ from bot.actions import InputError, Result, parse_number
 from bot.web.app import WebContext, context, page, refusal, sentence, viewer_of
 from bot.web.boards import board_png_bytes, draws_svg, svg_markup
 from bot.web.live import event, event_stream
-from bot.web.present import GameView, game_view, player_extras
+from bot.web.present import GameView, game_view, player_extras, version_text
 from data.store import ProposalRow
 
 #: the highest game number a path is read as
@@ -159,13 +160,17 @@ async def board_png(request: web.Request) -> web.Response:
 
 
 async def publish(ctx: WebContext, game_id: int) -> bytes | None:
-    """The event a game's pages receive when it changes: its public view, built once per version."""
+    """The event a game's pages receive when it changes: its public view, built once per version (a version
+    already built is found by one primary-key read); ``None`` for a game there is not."""
+    found = (await ctx.store.game_versions([game_id])).get(game_id)
+    if found is None:
+        return None
+    kept = ctx.published.get(game_id)
+    if kept is not None and kept[0] == version_text(found):
+        return kept[1]
     view = await game_view(ctx.actions, ctx.boards, game_id)
     if isinstance(view, Result):
         return None
-    kept = ctx.published.get(game_id)
-    if kept is not None and kept[0] == view.version:
-        return kept[1]
     payload = event("position", view.version, view.public())
     ctx.published[game_id] = (view.version, payload)
     if len(ctx.published) > 1000:
@@ -181,7 +186,8 @@ async def events(request: web.Request) -> web.StreamResponse:
     if first is None:
         return refusal(request, f"there is no game {game_id}.", 404)
     assert ctx.hub is not None
-    return await event_stream(request, ctx.hub, game_id, first)
+    now = f"event: time\ndata: {json.dumps({'now': ctx.clock()})}\n\n".encode()
+    return await event_stream(request, ctx.hub, game_id, now + first)
 
 
 async def _frames(ctx: WebContext, game_id: int) -> tuple[Result, list[dict[str, Any]]]:

@@ -188,8 +188,9 @@ class Hub:
 
 
 async def event_stream(request: web.Request, hub: Hub, game_id: int, first: bytes) -> web.StreamResponse:
-    """A page's event stream of one game: ``first`` (the view as it stands, so a page that reconnects catches up),
-    then every new view, with a comment now and then to keep it open."""
+    """A page's event stream of one game: ``first`` (the server's time and the view as it stands, so a page that
+    reconnects catches up and counts the clocks from the right moment), then every new view, with a comment now
+    and then to keep it open."""
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream; charset=utf-8",

@@ -41,6 +41,7 @@ class GameView:
     board: dict[str, str]
     channel_id: int | None
     extra_commands: tuple[str, ...]
+    as_of: float = 0.0
     data: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -56,6 +57,13 @@ class GameView:
     def public(self) -> dict[str, Any]:
         """The view as JSON for the page's scripts and the event stream: the same for everyone."""
         return self.data
+
+
+def version_text(version: tuple[int, float | None, str]) -> str:
+    """A game's version (:meth:`data.store.web.WebStore.game_versions`) as the event stream's id: it changes with
+    every move, clock pause and ending."""
+    log_length, deadline, status = version
+    return f"{log_length}-{status}-{'' if deadline is None else int(deadline)}"
 
 
 def history_entries(items: list[str]) -> list[dict[str, Any]]:
@@ -91,7 +99,7 @@ async def game_view(actions: Actions, boards: BoardCache, game_id: int, at: int 
     label = f"{headline(shown)}: the board"
     png_url = f"/g/{game_id}/board.png" + (f"?at={at}" if at is not None else f"?v={row.log_length}")
     board = await board_of(boards, state, shown.seat_ratings() or None, label, png_url)
-    version = f"{row.log_length}-{row.status}-{'' if row.deadline is None else int(row.deadline)}"
+    version = version_text((row.log_length, row.deadline, row.status))
     rules = Clock.from_json(row.clock).rules.describe() if row.clock is not None else "untimed"
     view = GameView(
         result=shown,
@@ -104,6 +112,7 @@ async def game_view(actions: Actions, boards: BoardCache, game_id: int, at: int 
         board=board,
         channel_id=row.channel_id,
         extra_commands=tuple(game.extra_commands),
+        as_of=actions.store.now(),
     )
     view.data = _public_data(view, row.players)
     return view
@@ -143,6 +152,8 @@ def _public_data(view: GameView, seats: list[str]) -> dict[str, Any]:
         "history": view.history,
         "history_skipped": view.history_skipped,
         "version": view.version,
+        # when the clocks above were read (the server's time): a page that gets this view later counts from here
+        "as_of": view.as_of,
     }
 
 

@@ -74,14 +74,24 @@ function link(at, text) {
   return li;
 }
 
+// the server's clock minus this browser's, from the stream's "time" event: a view built a while ago (a page
+// that connects later gets the one already built) has its clocks counted from when they were read
+let serverAhead = 0;
+
+function serverNow() {
+  return Date.now() / 1000 + serverAhead;
+}
+
 function showPlayers(view) {
+  const since = Math.max(0, serverNow() - view.as_of);
   for (const li of document.querySelectorAll("#players li")) {
     const name = li.querySelector("a").textContent;
     li.classList.toggle("to-move", name === view.to_move);
     const clock = li.querySelector(".clock");
     if (clock) {
       const left = view.clock[name];
-      setClock(clock, left === undefined ? "" : left, name === view.running);
+      const running = name === view.running;
+      setClock(clock, left === undefined ? "" : left - (running ? since : 0), running);
       clock.textContent = view.clock_notes[name] || "";
     }
     for (const badge of li.querySelectorAll(".badge")) badge.remove();
@@ -133,6 +143,9 @@ async function apply(view) {
 
 if (root.dataset.live === "1" && "EventSource" in window) {
   const source = new EventSource(`/g/${gameId}/events`);
+  source.addEventListener("time", (event) => {
+    serverAhead = JSON.parse(event.data).now - Date.now() / 1000;
+  });
   source.addEventListener("position", (event) => apply(JSON.parse(event.data)));
 }
 
