@@ -257,9 +257,10 @@ MIGRATIONS: tuple[str, ...] = (
     # 8: the web front's sign-ins. A session is a browser signed in as a player (its cookie holds a random token;
     # only the token's SHA-256 is kept, so whoever reads the database cannot sign in with it), with the token its
     # forms must carry (``csrf``) and whether it was made by trusted local play (valid only while that lasts). A
-    # link is a one-time sign-in (``pbm web-link``, Discord's /web), used at most once before it expires.
+    # link is a one-time sign-in (``pbm web-link``, Discord's /web), used at most once before it expires. (IF NOT
+    # EXISTS: a database put back to an older version by hand, with these tables still in it, migrates again.)
     """
-    CREATE TABLE web_sessions (
+    CREATE TABLE IF NOT EXISTS web_sessions (
         id          TEXT PRIMARY KEY,
         player_id   TEXT NOT NULL REFERENCES players(id),
         csrf        TEXT NOT NULL,
@@ -267,16 +268,16 @@ MIGRATIONS: tuple[str, ...] = (
         created_at  REAL NOT NULL,
         expires_at  REAL NOT NULL
     ) WITHOUT ROWID;
-    CREATE INDEX web_sessions_by_player ON web_sessions(player_id);
-    CREATE INDEX web_sessions_by_expiry ON web_sessions(expires_at);
-    CREATE TABLE web_links (
+    CREATE INDEX IF NOT EXISTS web_sessions_by_player ON web_sessions(player_id);
+    CREATE INDEX IF NOT EXISTS web_sessions_by_expiry ON web_sessions(expires_at);
+    CREATE TABLE IF NOT EXISTS web_links (
         id          TEXT PRIMARY KEY,
         player_id   TEXT NOT NULL REFERENCES players(id),
         created_at  REAL NOT NULL,
         expires_at  REAL NOT NULL,
         used_at     REAL
     ) WITHOUT ROWID;
-    CREATE INDEX web_links_by_expiry ON web_links(expires_at);
+    CREATE INDEX IF NOT EXISTS web_links_by_expiry ON web_links(expires_at);
     """,
 )
 
@@ -487,7 +488,7 @@ PG_MIGRATIONS: tuple[str, ...] = (
     _RENAME_VARIANTS,
     # 8: the web front's sessions and one-time sign-in links
     """
-    CREATE TABLE web_sessions (
+    CREATE TABLE IF NOT EXISTS web_sessions (
         id          TEXT PRIMARY KEY,
         player_id   TEXT NOT NULL REFERENCES players(id),
         csrf        TEXT NOT NULL,
@@ -495,15 +496,15 @@ PG_MIGRATIONS: tuple[str, ...] = (
         created_at  DOUBLE PRECISION NOT NULL,
         expires_at  DOUBLE PRECISION NOT NULL
     );
-    CREATE INDEX web_sessions_by_player ON web_sessions(player_id);
-    CREATE INDEX web_sessions_by_expiry ON web_sessions(expires_at);
-    CREATE TABLE web_links (
+    CREATE INDEX IF NOT EXISTS web_sessions_by_player ON web_sessions(player_id);
+    CREATE INDEX IF NOT EXISTS web_sessions_by_expiry ON web_sessions(expires_at);
+    CREATE TABLE IF NOT EXISTS web_links (
         id          TEXT PRIMARY KEY,
         player_id   TEXT NOT NULL REFERENCES players(id),
         created_at  DOUBLE PRECISION NOT NULL,
         expires_at  DOUBLE PRECISION NOT NULL,
         used_at     DOUBLE PRECISION
     );
-    CREATE INDEX web_links_by_expiry ON web_links(expires_at);
+    CREATE INDEX IF NOT EXISTS web_links_by_expiry ON web_links(expires_at);
     """,
 )

@@ -52,7 +52,9 @@ async def test_the_script_previews_and_plays_with_json(site: Site) -> None:
         preview = await alice.post_json("/g/1/preview", {"move": "c3", "guard": "1"})
         shown = preview.json()
         assert shown["ok"] is True and shown["preview"]["move"] == "c3#1"
-        assert shown["preview"]["board"]["kind"] == "text" and "c3" not in shown["preview"]["board"]["text"][:0]
+        board = shown["preview"]["board"]
+        assert board["kind"] == "png" and board["src"].startswith("data:image/png;base64,iVBORw0KGgo")
+        assert board["alt"] == "preview of move 1 in game 1: the board"
         played = await alice.post_json("/g/1/move", {"move": shown["preview"]["move"]})
         again = await alice.post_json("/g/1/move", {"move": shown["preview"]["move"]})
     assert played.status == 200 and played.json()["ok"] is True

@@ -19,7 +19,7 @@ from bot.cli import main
 from bot.console import Console, render_text
 from bot.correspondence.clock import Clock
 from bot.correspondence.options import TimeRules
-from data.schema import MIGRATIONS
+from data.schema import _RENAME_VARIANTS, MIGRATIONS
 from data.store import Store
 from render.drogo import _seat_label
 from render.druid import seat_lines
@@ -161,7 +161,7 @@ async def test_an_upgrade_renames_the_stored_variants_as_a_rebuild_names_them(
             await databases.execute(
                 db, f"UPDATE {table} SET variant = ? WHERE game_type = ? AND variant = ?", old, game, new
             )
-    await databases.execute(db, "UPDATE schema_version SET version = ?", len(MIGRATIONS) - 1)
+    await databases.execute(db, "UPDATE schema_version SET version = ?", MIGRATIONS.index(_RENAME_VARIANTS))
     assert (await apbm(db, T0, "druid ratings standard", capsys))[0] == (
         "Druid (standard) ratings: 2 players, page 1 of 1"
     )
@@ -181,7 +181,7 @@ async def test_an_upgrade_renames_the_stored_variants_as_a_rebuild_names_them(
         " points_lost) VALUES ('alice', 'druid', '-size=10', ?, 2, 1, 0, 1, 0, 0)",
         score,
     )
-    await databases.execute(db, "UPDATE schema_version SET version = ?", len(MIGRATIONS) - 1)
+    await databases.execute(db, "UPDATE schema_version SET version = ?", MIGRATIONS.index(_RENAME_VARIANTS))
     assert (await apbm(db, T0, "druid ratings alice", capsys))[2:] == [
         "  standard: 3 games, 2 W 0 L 1 D",
         "  -hex: 1 game, 1 W 0 L 0 D",

@@ -24,6 +24,7 @@ from aiohttp import web
 
 from bot.actions import MAX_MOVE_TEXT, Result
 from bot.web.app import context, page, refusal, sentence, viewer_of, wants_json
+from bot.web.boards import preview_board
 from bot.web.forms import read_challenge
 from bot.web.game import Refused, game_id_of, game_page, load_view
 from bot.web.pages import lobby
@@ -146,12 +147,8 @@ async def preview(request: web.Request) -> web.Response:
     result = await ctx.actions.preview(view.game_id, player, text)
     if not result.ok or result.state is None:
         return await answered(request, result)
-    from bot.web.boards import board_of
-
     label = f"preview of move {result.move_number} in game {view.game_id}: the board"
-    board = await board_of(ctx.boards, result.state, None, label, f"/g/{view.game_id}/board.png")
-    if board["kind"] == "png":
-        board = {"kind": "text", "text": result.state.text_board()}
+    board = await preview_board(ctx.boards, result.state, label)
     said = [line for line in result.message.splitlines() if not line.startswith("to play it:")]
     shown = {"preview": {"move": result.played, "lines": said, "board": board}}
     if wants_json(request):

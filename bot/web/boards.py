@@ -12,6 +12,7 @@ the page shows the clocks itself, counting down, so a drawing stays true until t
 from __future__ import annotations
 
 import asyncio
+import base64
 import html
 from collections import OrderedDict
 from collections.abc import Callable
@@ -86,3 +87,12 @@ async def board_of(
         svg = await cache.get(state, "svg", lambda: svg_markup(state, ratings, label))
         return {"kind": "svg", "svg": svg}
     return {"kind": "png", "src": png_url, "alt": label}
+
+
+async def preview_board(cache: BoardCache, state: GameState, label: str) -> dict[str, str]:
+    """The board of a preview (a position nobody else sees, so it has no address): SVG, or the PNG inline as a
+    ``data:`` address."""
+    if draws_svg(state.game.name):
+        return await board_of(cache, state, None, label, "")
+    png = await cache.get(state, "png", lambda: board_png_bytes(state, None))
+    return {"kind": "png", "src": "data:image/png;base64," + base64.b64encode(png).decode(), "alt": label}

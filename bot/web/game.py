@@ -14,7 +14,7 @@ from bot.actions import InputError, Result, parse_number
 from bot.web.app import WebContext, context, page, refusal, sentence, viewer_of
 from bot.web.boards import board_png_bytes, draws_svg, svg_markup
 from bot.web.live import event, event_stream
-from bot.web.present import GameView, game_view, player_extras, version_text
+from bot.web.present import GameView, game_view, history_entries, player_extras, version_text
 from data.store import ProposalRow
 
 #: the highest game number a path is read as
@@ -195,8 +195,6 @@ async def _frames(ctx: WebContext, game_id: int) -> tuple[Result, list[dict[str,
     result = await ctx.actions.history(game_id)
     if not result.ok:
         raise Refused(sentence(result.message), 404)
-    from bot.web.present import history_entries
-
     frames = [{"at": 0, "caption": "the start"}]
     for entry in history_entries(result.items):
         if entry["n"] is not None:

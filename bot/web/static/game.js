@@ -35,16 +35,11 @@ function showBoard(figure, board) {
   if (board.kind === "svg") {
     // pbm's own drawing (render.svg escapes every text in it)
     figure.insertAdjacentHTML("afterbegin", board.svg);
-  } else if (board.kind === "png") {
+  } else {
     const img = document.createElement("img");
     img.src = board.src;
     img.alt = board.alt;
     figure.append(img);
-  } else {
-    const pre = document.createElement("pre");
-    pre.className = "text-board";
-    pre.textContent = board.text;
-    figure.append(pre);
   }
 }
 
