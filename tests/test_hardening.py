@@ -178,8 +178,9 @@ def test_pbm_run_that_cannot_reach_discord_says_so_in_one_line(tmp_path: Path) -
     assert verbose.returncode == 2 and "Traceback" in verbose.stderr
 
 
-def test_pbm_run_without_a_token_creates_no_database(tmp_path: Path) -> None:
-    done = pbm(tmp_path, "run")
+def test_pbm_sync_without_a_token_creates_no_database(tmp_path: Path) -> None:
+    """(``pbm run`` without a token serves the web UI on the local database: tests/test_web_cli.py.)"""
+    done = pbm(tmp_path, "sync")
     assert done.returncode == 2 and "DISCORD_TOKEN" in done.stderr
     assert not (tmp_path / "data").exists()
 

@@ -45,6 +45,7 @@ from bot.discord.front import REPOST_GRACE, Front, render_board
 from bot.discord.ratings import PageButton, RatingCommands
 from bot.discord.thinking import ComputerPool
 from bot.discord.tree import RatedTree
+from bot.discord.web_bridge import web_command
 from data.store import Store
 from render import chart
 
@@ -147,6 +148,7 @@ class PbmBot(commands.AutoShardedBot):
             clock=self.clock,
         )
         self.front = Front(self, self.actions, self._render)
+        self.front.web_url = self.config.web_public_url
         self.games = GameCommands(self.actions, self.front)
         await self.add_cog(self.games)
         self.ratings = RatingCommands(self.actions, self.front, self.clock)
@@ -156,6 +158,7 @@ class PbmBot(commands.AutoShardedBot):
         for command in word_commands(self.games):
             self.tree.add_command(command)
         self.tree.add_command(show_board_menu(self.games))
+        self.tree.add_command(web_command(self))
         self.add_dynamic_items(
             ChallengeButton, MoveButton, MoveSelect, ReplayButton, ViewButton, ProposalButton, PreviewButton, PageButton
         )
@@ -280,12 +283,16 @@ def create_bot(config: Config, **options: object) -> PbmBot:
     return PbmBot(config, **options)  # type: ignore[arg-type]
 
 
-async def _run(config: Config) -> None:
+#: what runs beside the bot in its event loop for as long as the bot does (the web UI, see ``pbm run``)
+Alongside = Callable[["PbmBot"], contextlib.AbstractAsyncContextManager[Any]]
+
+
+async def _run(config: Config, alongside: Alongside | None = None) -> None:
     bot = create_bot(config)
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):
         loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
-    async with bot:
+    async with bot, alongside(bot) if alongside is not None else contextlib.nullcontext():
         assert config.token is not None
         await bot.start(config.token)
 
@@ -337,9 +344,10 @@ def _serve(main: Callable[[], Coroutine[Any, Any, None]], verbose: bool) -> int:
     return 0
 
 
-def run_bot(config: Config, *, verbose: bool = False) -> int:
-    """``pbm run``: serve until stopped (SIGTERM or Ctrl-C closes the connection and the database cleanly)."""
-    return _serve(lambda: _run(config), verbose)
+def run_bot(config: Config, *, verbose: bool = False, alongside: Alongside | None = None) -> int:
+    """``pbm run``: serve until stopped (SIGTERM or Ctrl-C closes the connection and the database cleanly);
+    ``alongside`` runs in the same event loop for as long as the bot does (the web UI)."""
+    return _serve(lambda: _run(config, alongside), verbose)
 
 
 async def push_commands(config: Config) -> None:

@@ -28,6 +28,7 @@ from bot.board_files import Picture
 from bot.discord.buttons import move_view
 from bot.discord.followups import Upload
 from bot.discord.layout import turn_layout, turn_text
+from bot.identity import player_of_discord_account
 from data.store import GameRow, NotFoundError, StaleWriteError
 
 log = logging.getLogger("pbm.discord")
@@ -136,6 +137,14 @@ class Front:
         self._watchers_lock = asyncio.Lock()
         #: (server, user) pairs this process has recorded as seen (see :meth:`player_id`)
         self._seen: set[tuple[int, int]] = set()
+        #: the web UI's public address (``PBM_WEB_PUBLIC_URL``): turn messages link to the game's page there
+        self.web_url: str | None = None
+
+    def board_url(self, result: Result) -> str | None:
+        """The web page of the game a turn shows, or ``None`` when the web UI has no public address."""
+        if not self.web_url or result.game_id is None:
+            return None
+        return f"{self.web_url.rstrip('/')}/g/{result.game_id}"
 
     # ---- identity ------------------------------------------------------------------------------------------
 
@@ -153,15 +162,7 @@ class Front:
         return player
 
     async def _player_of(self, user: discord.abc.User) -> str:
-        known = await self.store.player_by_discord_id(user.id)
-        if known is not None:
-            return known
-        name = user.name
-        holder = await self.store.discord_id_of(name)
-        if holder is not None and holder != user.id:  # the holder may be this user: an earlier command of theirs,
-            name = f"{user.name}-{user.id}"  # still running, has just recorded them
-        await self.store.ensure_player(name, user.id)
-        return name
+        return await player_of_discord_account(self.store, user.id, user.name)
 
     async def mentions(self, players: list[str]) -> list[discord.Object]:
         """Discord users behind player ids (console-only players have none)."""
@@ -374,7 +375,7 @@ class Front:
         name = picture_name(result)
         try:
             return await thread.send(
-                view=turn_layout(result, name, pings),
+                view=turn_layout(result, name, pings, self.board_url(result)),
                 file=picture(result, png),
                 allowed_mentions=mentions,
                 silent=silent,

@@ -1,8 +1,9 @@
 """All database access, in one place, split by concern: :mod:`data.store.core` (the connection, migrations,
 players, games, the move log, challenges, settings), :mod:`data.store.correspondence` (timers, vacations,
 proposals, conditional moves), :mod:`data.store.ratings` (ratings, leaderboards; games are rated in the commit
-that ends them, :mod:`data.store.rate`) and :mod:`data.store.settings` (each server's settings, the moderators'
-audit log, the counts of the per-member limits). :class:`Store` is all of it."""
+that ends them, :mod:`data.store.rate`), :mod:`data.store.settings` (each server's settings, the moderators'
+audit log, the counts of the per-member limits) and :mod:`data.store.web` (the web front's sessions and sign-in
+links, and the versions of the games its pages watch). :class:`Store` is all of it."""
 
 from __future__ import annotations
 
@@ -35,8 +36,8 @@ from data.store.core import (
     describe_database_error,
 )
 from data.store.rate import Rater, RatingWrite
-from data.store.ratings import RatingStore
 from data.store.settings import AuditRow, ServerSettingsRow, SettingsStore
+from data.store.web import LinkUse, WebSession, WebStore
 
 __all__ = [
     "MAX_GAME_ID",
@@ -48,6 +49,7 @@ __all__ = [
     "FinishedGame",
     "GameRow",
     "GameSummary",
+    "LinkUse",
     "LogEntry",
     "LogLine",
     "LogRow",
@@ -67,9 +69,10 @@ __all__ = [
     "TimerRow",
     "VacationRow",
     "VariantRow",
+    "WebSession",
     "describe_database_error",
 ]
 
 
-class Store(SettingsStore, RatingStore):
+class Store(SettingsStore, WebStore):
     """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""

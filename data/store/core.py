@@ -73,7 +73,11 @@ COPIED_TABLES = {
     "guild_players": "guild_id, player_id",
     "guild_settings": "guild_id",
     "audit_log": "id",
+    "web_sessions": "id",
+    "web_links": "id",
 }
+#: the tables whose ``id`` is text (a name, a token's hash), not a number from a sequence
+TEXT_IDS = ("players", "web_sessions", "web_links")
 #: rows read at a time when a database is copied
 COPY_BATCH = 500
 
@@ -145,6 +149,8 @@ REQUIRED_TABLES = (
     "guild_players",
     "guild_settings",
     "audit_log",
+    "web_sessions",
+    "web_links",
 )
 
 
@@ -670,7 +676,7 @@ class CoreStore(Units):
                 counts.append((table, here, there))
             if not target._sql.is_sqlite:
                 for table in COPIED_TABLES:
-                    if COPIED_TABLES[table] == "id" and table != "players":
+                    if COPIED_TABLES[table] == "id" and table not in TEXT_IDS:
                         await db.execute(
                             f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), MAX(id)) FROM {table}"
                             " HAVING MAX(id) IS NOT NULL"
@@ -894,6 +900,8 @@ class CoreStore(Units):
                 await db.execute("DELETE FROM game_memory WHERE game_id = ?", (game_id,))
             await _append_memory(db, self._sql, game_id, 0 if memory_reset else memory_from, memory_append)
             await _close_proposals(db, game_id, carried_out, now)
+            if self._sql.notify_change is not None:  # delivered by PostgreSQL when this transaction commits
+                await db.execute(self._sql.notify_change, (str(game_id),))
             if rating is None:
                 return []
             return await write_rating(db, self._sql, game_id, rating, now)
