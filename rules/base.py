@@ -476,6 +476,12 @@ class GameState(ABC):
             self.ply += 1
         return events
 
+    def push_preview(self, move: Any) -> list[Event]:
+        """Apply ``move`` as :meth:`push` does for a preview: where what follows the move is left to chance (the
+        next player's dice), stop before it, since nobody may know it before the move is made. Games without
+        chance play it out as :meth:`push`."""
+        return self.push(move)
+
     def _counts(self, move: Any) -> bool:
         """Whether ``move`` advances the move counter; pbmserv's swap does not (Druid overrides this)."""
         return True

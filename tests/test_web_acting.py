@@ -53,8 +53,8 @@ async def test_the_script_previews_and_plays_with_json(site: Site) -> None:
         shown = preview.json()
         assert shown["ok"] is True and shown["preview"]["move"] == "c3#1"
         board = shown["preview"]["board"]
-        assert board["kind"] == "png" and board["src"].startswith("data:image/png;base64,iVBORw0KGgo")
-        assert board["alt"] == "preview of move 1 in game 1: the board"
+        assert board["kind"] == "svg" and 'data-kind="cell" data-id="c3"' in board["svg"]
+        assert 'aria-label="preview of move 1 in game 1: the board"' in board["svg"]
         played = await alice.post_json("/g/1/move", {"move": shown["preview"]["move"]})
         again = await alice.post_json("/g/1/move", {"move": shown["preview"]["move"]})
     assert played.status == 200 and played.json()["ok"] is True

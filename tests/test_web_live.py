@@ -67,7 +67,7 @@ async def test_a_console_move_reaches_an_open_page_at_the_next_poll(tmp_path: Pa
         stream.close()
     assert moved["headline"] == "Druid 1: bob to move (move 2)" and moved["guard"] == 2
     assert moved["history"] == [{"n": 1, "text": "alice: c3"}] and moved["id"] != first["id"]
-    assert moved["board"]["kind"] == "png" and moved["board"]["src"] == "/g/1/board.png?v=1"
+    assert moved["board"]["kind"] == "svg" and 'data-kind="cell" data-id="c3"' in moved["board"]["svg"]
 
 
 async def test_a_paused_clock_reaches_the_page(tmp_path: Path) -> None:

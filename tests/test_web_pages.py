@@ -57,7 +57,7 @@ async def test_the_game_page_shows_the_board_the_turn_the_clocks_and_the_moves(s
         page = await browser.get("/g/1")
     assert page.status == 200
     assert page.heading == "Druid 1: bob to move (move 2)"
-    assert '<img src="/g/1/board.png?v=1" alt="Druid 1: bob to move (move 2): the board">' in page.text
+    assert '<svg role="img" aria-label="Druid 1: bob to move (move 2): the board"' in page.text
     # bob's clock, as of three hours after his turn began, counted down by the page from there
     assert 'data-player="bob" data-left="594000" data-running="1">6d 21h left' in page.text
     assert '<a href="/g/1?at=1">1. alice: c3</a>' in page.text
@@ -74,12 +74,12 @@ async def test_a_scene_game_is_drawn_inline_as_svg_with_tagged_points(site: Site
     assert alone.status == 200 and alone.text.startswith("<svg ") and 'data-kind="point"' in alone.text
 
 
-async def test_a_png_game_has_no_svg_yet(site: Site) -> None:
+async def test_a_druid_board_is_svg_with_tapable_cells_and_a_png_too(site: Site) -> None:
     async with site.browser() as browser:
-        refused = await browser.get("/g/1/board.svg")
+        alone = await browser.get("/g/1/board.svg")
         png = await browser.session.get("/g/1/board.png")
         body = await png.read()
-    assert refused.status == 404 and refused.heading == "Druid boards are drawn as PNG pictures for now."
+    assert alone.status == 200 and 'data-kind="cell" data-id="c3"' in alone.text
     assert png.status == 200 and png.content_type == "image/png" and body.startswith(b"\x89PNG")
 
 
@@ -92,7 +92,7 @@ async def test_the_position_after_move_n_and_the_start(site: Site) -> None:
     assert start.status == 200 and "The position after move 0." in start.text
     assert '<a href="/g/1?at=0" aria-current="true">Start</a>' in start.text
     assert 'href="/g/1?at=1" aria-current="true">1. alice: c3</a>' in after.text
-    assert "board.png?at=1" in after.text and 'id="move-form"' not in after.text
+    assert 'aria-label="Druid 1' in after.text and 'id="move-form"' not in after.text
     assert missing.status == 404 and missing.heading == "game 1 has moves 0 to 1; there is no move 7."
     assert unreadable.status == 400 and unreadable.heading == "'x1' is not a move number: write it with the digits 0-9."
 
@@ -143,7 +143,7 @@ async def test_the_replay_names_every_position(site: Site) -> None:
     assert frames == {
         "ok": True,
         "game_id": 1,
-        "board": "png",
+        "board": "svg",
         "frames": [
             {"at": 0, "caption": "the start"},
             {"at": 1, "caption": "1. alice: c3"},

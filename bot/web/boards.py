@@ -14,12 +14,13 @@ from __future__ import annotations
 import asyncio
 import base64
 import html
+import json
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 import render
-from bot.board_files import board_key
 from rules.base import GameState
 
 #: drawings kept per process
@@ -42,6 +43,13 @@ def board_png_bytes(state: GameState, ratings: dict[int, str] | None) -> bytes:
     return render.board_png(state, None, ratings or None)
 
 
+def position_key(state: GameState) -> str:
+    """A short key of everything a web board shows of ``state`` (the renderer's code does not change while the
+    process runs; the page's boards carry no clock notes)."""
+    data = json.dumps(state.to_json(), sort_keys=True, separators=(",", ":")).encode()
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
+
+
 class BoardCache:
     """Drawings by position and kind, the newest :data:`CACHE_SIZE` kept; concurrent requests for one drawing
     share it."""
@@ -54,7 +62,7 @@ class BoardCache:
     async def get(self, state: GameState, kind: str, draw: Callable[[], Any]) -> Any:
         """The drawing of ``kind`` (``svg``, ``png``) of ``state``, drawn by ``draw`` on a worker thread if it is
         not kept yet."""
-        key = (board_key(state), kind)
+        key = (position_key(state), kind)
         if key in self._done:
             self._done.move_to_end(key)
             return self._done[key]
@@ -84,7 +92,7 @@ async def board_of(
     """The board as the page shows it: ``{"kind": "svg", "svg": ...}`` for a game drawn as a scene, else
     ``{"kind": "png", "src": png_url, "alt": label}``."""
     if draws_svg(state.game.name):
-        svg = await cache.get(state, "svg", lambda: svg_markup(state, ratings, label))
+        svg = await cache.get(state, f"svg {ratings}", lambda: svg_markup(state, ratings, label))
         return {"kind": "svg", "svg": svg}
     return {"kind": "png", "src": png_url, "alt": label}
 

@@ -142,7 +142,9 @@ async def board_svg(request: web.Request) -> web.Response:
     if not draws_svg(state.game.name):
         return refusal(request, f"{state.game.title} boards are drawn as PNG pictures for now.", 404)
     ratings = shown.seat_ratings() or None
-    svg = await ctx.boards.get(state, "svg", lambda: svg_markup(state, ratings, f"game {shown.game_id}: the board"))
+    svg = await ctx.boards.get(
+        state, f"svg {ratings}", lambda: svg_markup(state, ratings, f"game {shown.game_id}: the board")
+    )
     return web.Response(text=svg, content_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
 
@@ -155,7 +157,7 @@ async def board_png(request: web.Request) -> web.Response:
     state = shown.state
     assert state is not None
     ratings = shown.seat_ratings() or None
-    png = await ctx.boards.get(state, "png", lambda: board_png_bytes(state, ratings))
+    png = await ctx.boards.get(state, f"png {ratings}", lambda: board_png_bytes(state, ratings))
     return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-cache"})
 
 

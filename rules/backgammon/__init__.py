@@ -145,6 +145,9 @@ class Toggle:
 class BackgammonState(GameState):
     """A game of Backgammon between ``players[0]`` and ``players[1]``; ``colour[seat]`` says who is X and O."""
 
+    #: set while :meth:`push_preview` plays a move: no die is rolled then (the dice are not known before the move)
+    _hold_roll = False
+
     def __init__(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> None:
         super().__init__(options, players, seed)
         if len(self.players) != 2:
@@ -520,7 +523,19 @@ class BackgammonState(GameState):
         text = f"{self.name(self.turn)} doubles to {self.cube * 2}: {opponent}, take or drop"
         return [Event("double", text, self.turn, {"cube": self.cube * 2})]
 
+    def push_preview(self, move: Any) -> list[Event]:
+        """:meth:`push`, stopping before any roll the move leads to: the player who would roll is left to roll."""
+        self._hold_roll = True
+        try:
+            return self.push(move)
+        finally:
+            del self._hold_roll
+
     def _roll(self) -> list[Event]:
+        if self._hold_roll:
+            self.dice = ()
+            self.phase = DECIDE
+            return [Event("roll", f"then {self.name(self.turn)} rolls", self.turn, {"dice": []})]
         self.dice = (self.rng.die(), self.rng.die())
         self.phase = MOVE
         text = f"{self.name(self.turn)} rolled {dice_text(self.dice)}"
