@@ -119,7 +119,8 @@ async def test_a_thousand_pages_of_one_game_cost_one_query_and_one_view(tmp_path
         counting = CountingStore(site.store)
         built: list[int] = []
 
-        async def publish(watched: int) -> bytes:
+        async def publish(watched: int, view: str) -> bytes:
+            assert view == "top"
             built.append(watched)
             return f"view of {watched}".encode()
 

@@ -95,8 +95,9 @@ class WebContext:
     hub: Hub | None = None
     session_limits: RateLimiter | None = None
     address_limits: RateLimiter | None = None
-    #: the page views each game's event streams send, by version (built once per change)
-    published: dict[int, tuple[str, bytes]] = field(default_factory=dict)
+    #: the page views each game's event streams send, by game and board view, with their version (built once per
+    #: change)
+    published: dict[tuple[int, str], tuple[str, bytes]] = field(default_factory=dict)
 
     @property
     def store(self) -> Any:
@@ -234,7 +235,7 @@ def create_app(
     ctx = WebContext(actions=actions, config=config, local=local, clock=clock, announcer=announcer)
     ctx.session_limits = RateLimiter(clock, SESSION_RATE)
     ctx.address_limits = RateLimiter(clock, ADDRESS_RATE)
-    ctx.hub = Hub(actions.store, lambda game_id: game.publish(ctx, game_id), interval=poll_interval)
+    ctx.hub = Hub(actions.store, lambda game_id, view: game.publish(ctx, game_id, view), interval=poll_interval)
     app[CONTEXT] = ctx
     environment = aiohttp_jinja2.setup(
         app,

@@ -5,7 +5,9 @@ itself when it joins that list.
 
 Drawing is CPU work: it runs on a worker thread, and each drawing is kept (:class:`BoardCache`, keyed by the
 position, never shown to anyone: the key covers the state's seed) so a hundred viewers of one position cost one
-drawing, and one drawing at a time per position however many ask at once. The web board carries no clock notes:
+drawing, and one drawing at a time per position however many ask at once. A board is drawn in one of the views
+(:data:`render.VIEWS`): the top-down picture every game has, or the 3D view of the games that have one
+(:func:`render.has_3d`, asked for with ``?view=3d``); the view is part of every drawing's key. The web board carries no clock notes:
 the page shows the clocks itself, counting down, so a drawing stays true until the position changes.
 """
 
@@ -21,7 +23,11 @@ from collections.abc import Callable
 from typing import Any
 
 import render
+from rules import registry
 from rules.base import GameState
+
+#: the view a board is drawn in unless another is asked for
+TOP = "top"
 
 #: drawings kept per process
 CACHE_SIZE = 256
@@ -32,15 +38,28 @@ def draws_svg(game_name: str) -> bool:
     return game_name in render.SCENE_GAMES
 
 
-def svg_markup(state: GameState, ratings: dict[int, str] | None, label: str) -> str:
-    """The board as inline SVG, labelled for screen readers (``label`` is escaped here)."""
-    text = render.board_svg(state, None, ratings or None)
+def view_refusal(game_name: str, view: str) -> str | None:
+    """The sentence refusing ``view`` of a game whose boards are not drawn that way (``None``: they are); it
+    names the games that have a 3D view, so the reader knows where to find one."""
+    if view == TOP or render.has_3d(game_name):
+        return None
+    title = registry.get(game_name).title
+    having = [registry.get(name).title for name in render.SCENE_GAMES if render.has_3d(name)]
+    if not having:
+        return f"there is no 3D view of {title} boards."
+    listed = having[0] if len(having) == 1 else ", ".join(having[:-1]) + " and " + having[-1]
+    return f"there is no 3D view of {title} boards; {listed} {'has' if len(having) == 1 else 'have'} one."
+
+
+def svg_markup(state: GameState, ratings: dict[int, str] | None, label: str, view: str = TOP) -> str:
+    """The board as inline SVG in ``view``, labelled for screen readers (``label`` is escaped here)."""
+    text = render.board_svg(state, None, ratings or None, view)
     return text.replace("<svg ", f'<svg role="img" aria-label="{html.escape(label)}" ', 1)
 
 
-def board_png_bytes(state: GameState, ratings: dict[int, str] | None) -> bytes:
-    """The board as a PNG (the games not drawn as scenes yet, and any game's ``board.png``)."""
-    return render.board_png(state, None, ratings or None)
+def board_png_bytes(state: GameState, ratings: dict[int, str] | None, view: str = TOP) -> bytes:
+    """The board as a PNG in ``view`` (the games not drawn as scenes yet, and any game's ``board.png``)."""
+    return render.board_png(state, None, ratings or None, view)
 
 
 def position_key(state: GameState) -> str:
@@ -51,18 +70,18 @@ def position_key(state: GameState) -> str:
 
 
 class BoardCache:
-    """Drawings by position and kind, the newest :data:`CACHE_SIZE` kept; concurrent requests for one drawing
-    share it."""
+    """Drawings by position, view and kind, the newest :data:`CACHE_SIZE` kept; concurrent requests for one
+    drawing share it."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self.size = size
-        self._done: OrderedDict[tuple[str, str], Any] = OrderedDict()
-        self._drawing: dict[tuple[str, str], asyncio.Future[Any]] = {}
+        self._done: OrderedDict[tuple[str, str, str], Any] = OrderedDict()
+        self._drawing: dict[tuple[str, str, str], asyncio.Future[Any]] = {}
 
-    async def get(self, state: GameState, kind: str, draw: Callable[[], Any]) -> Any:
-        """The drawing of ``kind`` (``svg``, ``png``) of ``state``, drawn by ``draw`` on a worker thread if it is
-        not kept yet."""
-        key = (position_key(state), kind)
+    async def get(self, state: GameState, kind: str, draw: Callable[[], Any], view: str = TOP) -> Any:
+        """The drawing of ``kind`` (``svg``, ``png``) of ``state`` in ``view``, drawn by ``draw`` on a worker
+        thread if it is not kept yet."""
+        key = (position_key(state), view, kind)
         if key in self._done:
             self._done.move_to_end(key)
             return self._done[key]
@@ -87,12 +106,18 @@ class BoardCache:
 
 
 async def board_of(
-    cache: BoardCache, state: GameState, ratings: dict[int, str] | None, label: str, png_url: str
+    cache: BoardCache,
+    state: GameState,
+    ratings: dict[int, str] | None,
+    label: str,
+    png_url: str,
+    view: str = TOP,
 ) -> dict[str, str]:
-    """The board as the page shows it: ``{"kind": "svg", "svg": ...}`` for a game drawn as a scene, else
-    ``{"kind": "png", "src": png_url, "alt": label}``."""
+    """The board as the page shows it in ``view`` (one the game has, see :func:`view_refusal`):
+    ``{"kind": "svg", "svg": ...}`` for a game drawn as a scene, else ``{"kind": "png", "src": png_url, "alt":
+    label}``."""
     if draws_svg(state.game.name):
-        svg = await cache.get(state, f"svg {ratings}", lambda: svg_markup(state, ratings, label))
+        svg = await cache.get(state, f"svg {ratings}", lambda: svg_markup(state, ratings, label, view), view)
         return {"kind": "svg", "svg": svg}
     return {"kind": "png", "src": png_url, "alt": label}
 

@@ -1,7 +1,11 @@
 """A game's pages: ``/g/<id>`` (the board, whose turn, clocks, the move list, options, ratings, the result, and for
 its players the move form and the pbmserv words), ``/g/<id>?at=n`` (the position after move n), ``/g/<id>.json``
 (the same for the page's scripts), the board alone (``board.svg``, ``board.png``), the live event stream
-(``/g/<id>/events``) and the replay (``/g/<id>/replay``, ``replay.json``)."""
+(``/g/<id>/events``) and the replay (``/g/<id>/replay``, ``replay.json``).
+
+The page, its JSON, its boards and its event stream take ``?view=3d`` for the second picture of the games that have
+one (:func:`render.has_3d`: Druid's and Drogo's monument seen from the front); the top-down board is the default
+(``?view=top``), and the page links each view to the other."""
 
 from __future__ import annotations
 
@@ -10,9 +14,10 @@ from typing import Any
 
 from aiohttp import web
 
+import render
 from bot.actions import InputError, Result, parse_number
 from bot.web.app import WebContext, context, page, refusal, sentence, viewer_of
-from bot.web.boards import board_png_bytes, draws_svg, svg_markup
+from bot.web.boards import TOP, board_png_bytes, draws_svg, svg_markup, view_refusal
 from bot.web.live import event, event_stream
 from bot.web.present import GameView, game_view, history_entries, player_extras, version_text
 from data.store import ProposalRow
@@ -52,6 +57,24 @@ def at_of(request: web.Request) -> int | None:
         raise Refused(sentence(str(exc))) from exc
 
 
+def view_of(request: web.Request) -> str:
+    """``?view=``: the board's view, ``top`` (the default) or ``3d`` (whether the game has it is checked once the
+    game is known, see :func:`bot.web.boards.view_refusal`)."""
+    raw = request.query.get("view", "")
+    if raw in ("", TOP):
+        return TOP
+    if raw in render.VIEWS:
+        return raw
+    shown = raw if len(raw) <= 20 else raw[:20] + "…"
+    raise Refused(f"'{shown}' is not a board view: ask for view=top or view=3d.")
+
+
+def game_href(game_id: int, at: int | None = None, view: str = TOP) -> str:
+    """The address of a game's page after move ``at`` (``None``: as it stands), its board in ``view``."""
+    query = ([] if at is None else [f"at={at}"]) + ([] if view == TOP else [f"view={view}"])
+    return f"/g/{game_id}" + ("?" + "&".join(query) if query else "")
+
+
 class Refused(Exception):
     """A request that cannot be answered; the message is its one sentence."""
 
@@ -60,11 +83,12 @@ class Refused(Exception):
         self.status = status
 
 
-async def load_view(request: web.Request, at: int | None = None) -> GameView:
-    """The view of the game in the path (:class:`Refused` when it cannot be shown)."""
+async def load_view(request: web.Request, at: int | None = None, board: str = TOP) -> GameView:
+    """The view of the game in the path, its board in the view ``board`` (:class:`Refused` when it cannot be
+    shown)."""
     ctx = context(request)
     game_id = game_id_of(request)
-    view = await game_view(ctx.actions, ctx.boards, game_id, at)
+    view = await game_view(ctx.actions, ctx.boards, game_id, at, board)
     if isinstance(view, Result):
         missing = "no game" in view.message or "there is no" in view.message
         raise Refused(sentence(view.message), 404 if missing else 400)
@@ -95,7 +119,7 @@ async def viewer_extras(ctx: WebContext, view: GameView, viewer: str | None) -> 
 async def game_page(request: web.Request, *, error: str = "", status: int = 200, **shown: Any) -> web.Response:
     """``/g/<id>`` (``?at=n``): the game page; ``error`` is a refusal to show on it, in one line."""
     try:
-        view = await load_view(request, at_of(request))
+        view = await load_view(request, at_of(request), view_of(request))
     except Refused as exc:
         return refusal(request, str(exc), exc.status)
     ctx = context(request)
@@ -109,32 +133,40 @@ async def game_page(request: web.Request, *, error: str = "", status: int = 200,
         data=view.public(),
         me=await viewer_extras(ctx, view, viewer),
         error=error,
+        has_3d=render.has_3d(view.data["game"]),
+        href=game_href,
         **shown,
     )
 
 
 async def game_json(request: web.Request) -> web.Response:
-    """``/g/<id>.json`` (``?at=n``): the public view, and for a player of the game what they may do."""
+    """``/g/<id>.json`` (``?at=n``, ``?view=3d``): the public view, and for a player of the game what they may
+    do."""
     try:
-        view = await load_view(request, at_of(request))
+        view = await load_view(request, at_of(request), view_of(request))
     except Refused as exc:
         return refusal(request, str(exc), exc.status)
     extras = await viewer_extras(context(request), view, viewer_of(request).player)
     return web.json_response({"ok": True, **view.public(), **extras}, headers={"Cache-Control": "no-store"})
 
 
-async def _state_for_board(request: web.Request) -> tuple[WebContext, Result]:
+async def _state_for_board(request: web.Request) -> tuple[WebContext, Result, str]:
+    """The position a board address asks for, and the view to draw it in (refused before anything is drawn)."""
     ctx = context(request)
+    view = view_of(request)
     shown = await ctx.actions.show(game_id_of(request), at_of(request))
     if not shown.ok or shown.state is None:
         raise Refused(sentence(shown.message), 404)
-    return ctx, shown
+    refused = view_refusal(shown.state.game.name, view)
+    if refused is not None:
+        raise Refused(refused, 404)
+    return ctx, shown, view
 
 
 async def board_svg(request: web.Request) -> web.Response:
-    """``/g/<id>/board.svg`` (``?at=n``): the board as SVG, for the games drawn as scenes."""
+    """``/g/<id>/board.svg`` (``?at=n``, ``?view=3d``): the board as SVG, for the games drawn as scenes."""
     try:
-        ctx, shown = await _state_for_board(request)
+        ctx, shown, view = await _state_for_board(request)
     except Refused as exc:
         return refusal(request, str(exc), exc.status)
     state = shown.state
@@ -142,54 +174,70 @@ async def board_svg(request: web.Request) -> web.Response:
     if not draws_svg(state.game.name):
         return refusal(request, f"{state.game.title} boards are drawn as PNG pictures for now.", 404)
     ratings = shown.seat_ratings() or None
-    svg = await ctx.boards.get(
-        state, f"svg {ratings}", lambda: svg_markup(state, ratings, f"game {shown.game_id}: the board")
-    )
+    label = f"game {shown.game_id}: the board" + (" in 3D" if view == "3d" else "")
+    svg = await ctx.boards.get(state, f"svg {ratings}", lambda: svg_markup(state, ratings, label, view), view)
     return web.Response(text=svg, content_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
 
 async def board_png(request: web.Request) -> web.Response:
-    """``/g/<id>/board.png`` (``?at=n``): the board as a PNG picture, for every game."""
+    """``/g/<id>/board.png`` (``?at=n``, ``?view=3d``): the board as a PNG picture, for every game."""
     try:
-        ctx, shown = await _state_for_board(request)
+        ctx, shown, view = await _state_for_board(request)
     except Refused as exc:
         return refusal(request, str(exc), exc.status)
     state = shown.state
     assert state is not None
     ratings = shown.seat_ratings() or None
-    png = await ctx.boards.get(state, f"png {ratings}", lambda: board_png_bytes(state, ratings))
+    png = await ctx.boards.get(state, f"png {ratings}", lambda: board_png_bytes(state, ratings, view), view)
     return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-cache"})
 
 
-async def publish(ctx: WebContext, game_id: int) -> bytes | None:
-    """The event a game's pages receive when it changes: its public view, built once per version (a version
-    already built is found by one primary-key read); ``None`` for a game there is not."""
+async def publish(ctx: WebContext, game_id: int, board: str = TOP) -> bytes | None:
+    """The event a game's pages receive when it changes: its public view with the board in the view ``board``,
+    built once per version and view (a version already built is found by one primary-key read); ``None`` for a
+    game there is not, or a view it does not have."""
     found = (await ctx.store.game_versions([game_id])).get(game_id)
     if found is None:
         return None
-    kept = ctx.published.get(game_id)
+    kept = ctx.published.get((game_id, board))
     if kept is not None and kept[0] == version_text(found):
         return kept[1]
-    view = await game_view(ctx.actions, ctx.boards, game_id)
+    view = await game_view(ctx.actions, ctx.boards, game_id, None, board)
     if isinstance(view, Result):
         return None
     payload = event("position", view.version, view.public())
-    ctx.published[game_id] = (view.version, payload)
+    ctx.published[(game_id, board)] = (view.version, payload)
     if len(ctx.published) > 1000:
         ctx.published.pop(next(iter(ctx.published)))
     return payload
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """``/g/<id>/events``: Server-Sent Events, one ``position`` event per new position of the game."""
+    """``/g/<id>/events`` (``?view=3d``): Server-Sent Events, one ``position`` event per new position of the game,
+    its board in the page's view."""
     ctx = context(request)
     game_id = game_id_of(request)
-    first = await publish(ctx, game_id)
+    try:
+        board = view_of(request)
+    except Refused as exc:
+        return refusal(request, str(exc), exc.status)
+    first = await publish(ctx, game_id, board)
     if first is None:
-        return refusal(request, f"there is no game {game_id}.", 404)
+        return await _no_stream(request, ctx, game_id, board)
     assert ctx.hub is not None
     now = f"event: time\ndata: {json.dumps({'now': ctx.clock()})}\n\n".encode()
-    return await event_stream(request, ctx.hub, game_id, now + first)
+    return await event_stream(request, ctx.hub, game_id, now + first, board)
+
+
+async def _no_stream(request: web.Request, ctx: WebContext, game_id: int, board: str) -> web.Response:
+    """The refusal of an event stream: the game is not there, or its boards have no such view."""
+    found = (await ctx.store.game_versions([game_id])).get(game_id)
+    if found is not None and board != TOP:
+        shown = await ctx.actions.show(game_id)
+        refused = view_refusal(shown.state.game.name, board) if shown.state is not None else None
+        if refused is not None:
+            return refusal(request, refused, 404)
+    return refusal(request, f"there is no game {game_id}.", 404)
 
 
 async def _frames(ctx: WebContext, game_id: int) -> tuple[Result, list[dict[str, Any]]]:

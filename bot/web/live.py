@@ -8,9 +8,10 @@ One :class:`Hub` per process watches the games its pages show. It learns of chan
 - on PostgreSQL, by LISTEN: the commit that changes a game sends a NOTIFY with its id, heard here at once; a slow
   poll (:data:`FALLBACK_SECONDS`) covers a listening connection that was lost.
 
-For each game whose version changed, the new public view is built once (``publish``) and the same bytes are handed
-to every page watching it; a page that is slow to read gets the newest view, never a queue of old ones. Each page
-reads from its own :class:`Watch`, in the request that holds its event stream (:func:`event_stream`).
+For each game whose version changed, the new public view is built once per board view its pages show (``publish``:
+the top-down board, and the 3D one if a page asked for it) and the same bytes are handed to every page watching it
+in that view; a page that is slow to read gets the newest view, never a queue of old ones. Each page reads from
+its own :class:`Watch`, in the request that holds its event stream (:func:`event_stream`).
 """
 
 from __future__ import annotations
@@ -45,10 +46,12 @@ def event(name: str, version: str, data: Any) -> bytes:
 
 
 class Watch:
-    """One page's view of a game: the newest event for it, and a flag that says there is one it has not read."""
+    """One page's view of a game (its board drawn in ``view``): the newest event for it, and a flag that says
+    there is one it has not read."""
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, view: str = "top") -> None:
         self.game_id = game_id
+        self.view = view
         self.latest: bytes | None = None
         self._ready = asyncio.Event()
 
@@ -73,12 +76,13 @@ class Watch:
 
 class Hub:
     """The games this process's pages watch, and how they learn of changes (see the module docstring).
-    ``publish(game_id)`` builds a game's event (``None``: it cannot be shown any more)."""
+    ``publish(game_id, view)`` builds a game's event with its board in that view (``None``: it cannot be shown any
+    more)."""
 
     def __init__(
         self,
         store: Store,
-        publish: Callable[[int], Awaitable[bytes | None]],
+        publish: Callable[[int, str], Awaitable[bytes | None]],
         *,
         interval: float | None = None,
     ) -> None:
@@ -100,9 +104,9 @@ class Hub:
         return sum(len(w) for w in self._watches.values())
 
     @contextlib.asynccontextmanager
-    async def watch(self, game_id: int) -> AsyncIterator[Watch]:
-        """Watch a game for as long as the block runs."""
-        watch = Watch(game_id)
+    async def watch(self, game_id: int, view: str = "top") -> AsyncIterator[Watch]:
+        """Watch a game, its board in ``view``, for as long as the block runs."""
+        watch = Watch(game_id, view)
         if game_id not in self._watches:
             self._watches[game_id] = set()
             found = await self.store.game_versions([game_id])
@@ -139,15 +143,21 @@ class Hub:
                 continue
             self._versions[game_id] = version
             changed += 1
+            await self._deliver(game_id)
+        return changed
+
+    async def _deliver(self, game_id: int) -> None:
+        """Build a changed game's event once per view its pages show, and hand it to each of them."""
+        for view in sorted({watch.view for watch in self._watches.get(game_id, ())}):
             try:
-                payload = await self.publish(game_id)
+                payload = await self.publish(game_id, view)
             except Exception:
                 log.exception("game %s: its new position could not be prepared for its pages", game_id)
                 continue
             if payload is not None:
                 for watch in list(self._watches.get(game_id, ())):
-                    watch.deliver(payload)
-        return changed
+                    if watch.view == view:
+                        watch.deliver(payload)
 
     async def start(self) -> None:
         """Start watching for changes in the background (and listening, on PostgreSQL)."""
@@ -187,10 +197,12 @@ class Hub:
                 log.exception("checking the watched games failed; trying again")
 
 
-async def event_stream(request: web.Request, hub: Hub, game_id: int, first: bytes) -> web.StreamResponse:
+async def event_stream(
+    request: web.Request, hub: Hub, game_id: int, first: bytes, view: str = "top"
+) -> web.StreamResponse:
     """A page's event stream of one game: ``first`` (the server's time and the view as it stands, so a page that
-    reconnects catches up and counts the clocks from the right moment), then every new view, with a comment now
-    and then to keep it open."""
+    reconnects catches up and counts the clocks from the right moment), then every new view (its board in
+    ``view``), with a comment now and then to keep it open."""
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream; charset=utf-8",
@@ -198,7 +210,7 @@ async def event_stream(request: web.Request, hub: Hub, game_id: int, first: byte
             "X-Accel-Buffering": "no",
         }
     )
-    async with hub.watch(game_id) as watch:
+    async with hub.watch(game_id, view) as watch:
         await response.prepare(request)
         await response.write(f"retry: {RETRY_MS}\n\n".encode() + first)
         while True:

@@ -15,7 +15,7 @@ from typing import Any
 from bot.actions import Actions, Result
 from bot.correspondence.clock import Clock
 from bot.turn_text import clock_words, headline, rating_words
-from bot.web.boards import BoardCache, board_of
+from bot.web.boards import TOP, BoardCache, board_of, view_refusal
 from data.store import NotFoundError, StoreError
 from rules import registry
 from rules.base import GameError
@@ -33,6 +33,7 @@ class GameView:
 
     result: Result
     at: int | None
+    view: str
     version: str
     options: str
     rules: str
@@ -78,12 +79,18 @@ def history_entries(items: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-async def game_view(actions: Actions, boards: BoardCache, game_id: int, at: int | None = None) -> GameView | Result:
-    """The view of a game (after move ``at``, or as it stands); a refusal :class:`Result` for an unknown or
-    unreadable game or a move number it does not have."""
+async def game_view(
+    actions: Actions, boards: BoardCache, game_id: int, at: int | None = None, view: str = TOP
+) -> GameView | Result:
+    """The view of a game (after move ``at``, or as it stands) with its board drawn in ``view``; a refusal
+    :class:`Result` for an unknown or unreadable game, a move number it does not have, or a view its boards are
+    not drawn in (refused before anything is drawn)."""
     shown = await actions.show(game_id, at)
     if not shown.ok or shown.state is None:
         return shown
+    refused = view_refusal(shown.state.game.name, view)
+    if refused is not None:
+        return Result(ok=False, message=refused, game_id=game_id)
     try:
         row = await actions.store.load_game(game_id)
     except NotFoundError as exc:
@@ -96,14 +103,16 @@ async def game_view(actions: Actions, boards: BoardCache, game_id: int, at: int 
     entries = entries[skipped:]
     state = shown.state
     game = state.game
-    label = f"{headline(shown)}: the board"
+    label = f"{headline(shown)}: the board" + (" in 3D" if view == "3d" else "")
     png_url = f"/g/{game_id}/board.png" + (f"?at={at}" if at is not None else f"?v={row.log_length}")
-    board = await board_of(boards, state, shown.seat_ratings() or None, label, png_url)
+    png_url += "" if view == TOP else f"&view={view}"
+    board = await board_of(boards, state, shown.seat_ratings() or None, label, png_url, view)
     version = version_text((row.log_length, row.deadline, row.status))
     rules = Clock.from_json(row.clock).rules.describe() if row.clock is not None else "untimed"
     view = GameView(
         result=shown,
         at=at,
+        view=view,
         version=version,
         options=game.format_options(row.options),
         rules=rules,
@@ -133,6 +142,7 @@ def _public_data(view: GameView, seats: list[str]) -> dict[str, Any]:
         "players": list(state.players),
         "seats": seats,
         "at": view.at,
+        "view": view.view,
         "move_number": result.move_number,
         "guard": (result.move_number or 0) + 1 if result.to_move is not None and view.current else None,
         "status": result.status,

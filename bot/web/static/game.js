@@ -5,6 +5,8 @@ import { setClock, startClocks } from "./clock.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.gameId;
+// the board's view ("top" or "3d"): every address this page asks for keeps it
+const viewQuery = root.dataset.view === "top" ? "" : `view=${root.dataset.view}`;
 const csrf = document.querySelector("meta[name=csrf-token]").content;
 const errorLine = document.getElementById("status-error");
 const previewBox = document.getElementById("preview");
@@ -63,7 +65,7 @@ function showHistory(view) {
 function link(at, text) {
   const li = document.createElement("li");
   const a = document.createElement("a");
-  a.href = `/g/${gameId}?at=${at}`;
+  a.href = `/g/${gameId}?at=${at}${viewQuery ? `&${viewQuery}` : ""}`;
   a.textContent = text;
   li.append(a);
   return li;
@@ -119,7 +121,7 @@ async function apply(view) {
   showPlayers(view);
   showHistory(view);
   if (root.dataset.plays !== "1") return;
-  const mine = await (await fetch(`/g/${gameId}.json`, { headers: { "Accept": "application/json" } })).json();
+  const mine = await (await fetch(`/g/${gameId}.json${viewQuery ? `?${viewQuery}` : ""}`, { headers: { "Accept": "application/json" } })).json();
   const myTurn = Boolean(mine.my_move);
   if (myTurn !== shownTurn || view.status !== "active") {
     if (typing()) {
@@ -137,7 +139,7 @@ async function apply(view) {
 }
 
 if (root.dataset.live === "1" && "EventSource" in window) {
-  const source = new EventSource(`/g/${gameId}/events`);
+  const source = new EventSource(`/g/${gameId}/events${viewQuery ? `?${viewQuery}` : ""}`);
   source.addEventListener("time", (event) => {
     serverAhead = JSON.parse(event.data).now - Date.now() / 1000;
   });
