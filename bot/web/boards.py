@@ -7,8 +7,9 @@ Drawing is CPU work: it runs on a worker thread, and each drawing is kept (:clas
 position, never shown to anyone: the key covers the state's seed) so a hundred viewers of one position cost one
 drawing, and one drawing at a time per position however many ask at once. A board is drawn in one of the views
 (:data:`render.VIEWS`): the top-down picture every game has, or the 3D view of the games that have one
-(:func:`render.has_3d`, asked for with ``?view=3d``); the view is part of every drawing's key. The web board carries no clock notes:
-the page shows the clocks itself, counting down, so a drawing stays true until the position changes.
+(:func:`render.has_3d`, asked for with ``?view=3d``); the view is part of every drawing's key. The web board
+carries no clock notes: the page shows the clocks itself, counting down, so a drawing stays true until the
+position changes.
 """
 
 from __future__ import annotations
