@@ -1,8 +1,9 @@
 """All database access, in one place, split by concern: :mod:`data.store.core` (the connection, migrations,
 players, games, the move log, challenges, settings), :mod:`data.store.correspondence` (timers, vacations,
 proposals, conditional moves), :mod:`data.store.ratings` (ratings, leaderboards; games are rated in the commit
-that ends them, :mod:`data.store.rate`) and :mod:`data.store.settings` (each server's settings, the moderators'
-audit log, the counts of the per-member limits). :class:`Store` is all of it."""
+that ends them, :mod:`data.store.rate`), :mod:`data.store.settings` (each server's settings, the moderators'
+audit log, the counts of the per-member limits) and :mod:`data.store.matches` (Backgammon matches and their
+games). :class:`Store` is all of it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from data.rows import (
     LogEntry,
     LogLine,
     LogRow,
+    MatchRow,
     ProposalRow,
     QueuedLine,
     RatedGame,
@@ -34,6 +36,7 @@ from data.store.core import (
     StoreError,
     describe_database_error,
 )
+from data.store.matches import MatchStore
 from data.store.rate import Rater, RatingWrite
 from data.store.ratings import RatingStore
 from data.store.settings import AuditRow, ServerSettingsRow, SettingsStore
@@ -51,6 +54,7 @@ __all__ = [
     "LogEntry",
     "LogLine",
     "LogRow",
+    "MatchRow",
     "NotFoundError",
     "OutOfDateError",
     "ProposalRow",
@@ -71,5 +75,5 @@ __all__ = [
 ]
 
 
-class Store(SettingsStore, RatingStore):
+class Store(SettingsStore, MatchStore, RatingStore):
     """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""
