@@ -272,3 +272,7 @@ class FinishedGame(NamedTuple):
     resigned: list[int]
     ended_at: float
     seq: int | None
+    #: the length of the Backgammon match the game was part of (``None``: none), and whether it is the game that
+    #: ended that match: a match is rated once, as its last game
+    match_length: int | None = None
+    match_final: bool = False

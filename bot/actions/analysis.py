@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.actions.base import ActionsBase
-from bot.actions.common import MODERATION_ENTRIES, Result, _fail, replay_steps, taken_back
+from bot.actions.common import MODERATION_ENTRIES, Result, _fail, replay_steps, start_of, taken_back
 from data.store import DamagedRowError, LogRow
 from rules.base import GameError, GameState
 
@@ -31,7 +31,7 @@ class AnalysisActions(ActionsBase):
         from ai import analysis
 
         try:
-            records = _decisions(game.new(row.options, row.players, row.seed), await self.store.log(game_id))
+            records = _decisions(start_of(game, row), await self.store.log(game_id))
             report = await self._offload(analysis.analyze, records)
         except analysis.AnalysisUnavailable as exc:
             return _fail(str(exc), **fields)

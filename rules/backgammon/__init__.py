@@ -248,10 +248,10 @@ class BackgammonState(GameState):
             return ""
         end = self.match_end()
         if end is None:
-            return self.match.describe(self.players).capitalize()
+            return _sentence(self.match.describe(self.players))
         outcome = self._outcome
         assert outcome is not None
-        return end_text(self.players, self.match, end, outcome.points).capitalize()
+        return _sentence(end_text(self.players, self.match, end, outcome.points))
 
     def next_game(self, seed: int) -> BackgammonState | None:
         """The match's next game, between the same players with the same options, its opening roll rolled again
@@ -637,6 +637,12 @@ class BackgammonState(GameState):
     def adopt_dice(self, later: GameState) -> None:
         self.rng = Rng(later.rng.state)  # type: ignore[attr-defined]
 
+    def carry_context(self, saved: Mapping[str, Any]) -> None:
+        """A match's later game starts from the score before it, which its options do not say: taken from the
+        game's saved state (where it never changes), so its log replays in the same match context."""
+        board = saved.get("board")
+        self.match = Match.from_json(board.get("match") if isinstance(board, Mapping) else None)
+
     def _resign_outcome(self, player: int, winner: int) -> Outcome:
         """A resignation scores 1 x cube (BG-5). Resigning while answering a double is refusing it: logs written
         before ``drop`` was a move of its own recorded a drop as ``resign``, and they replay to the same result."""
@@ -803,6 +809,11 @@ class BackgammonState(GameState):
         self.last = _checked_last(data["last"])
         self.match = Match.from_json(data.get("match"))
         self._plays = None
+
+
+def _sentence(text: str) -> str:
+    """A line that starts with a word of ours (``match ...``) capitalised; one that starts with a name as it is."""
+    return text[0].upper() + text[1:] if text.startswith("match") else text
 
 
 def _checked_last(raw: Any) -> dict[str, Any] | None:

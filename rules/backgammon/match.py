@@ -30,7 +30,8 @@ MAX_LENGTH = 25
 class Match:
     """One game's place in a match: ``score`` per seat before this game, ``game`` its number in the match (from 1),
     ``crawford`` whether this is the Crawford game, ``post_crawford`` whether the Crawford game has been played,
-    ``rule`` whether the Crawford rule is in force (``-nocrawford``: not)."""
+    ``rule`` whether the Crawford rule is in force (``-nocrawford``: not); ``id`` the match's number where it is
+    stored (the rules never read it)."""
 
     length: int
     score: tuple[int, int] = (0, 0)
@@ -38,6 +39,7 @@ class Match:
     crawford: bool = False
     post_crawford: bool = False
     rule: bool = True
+    id: int | None = None
 
     def away(self, seat: int) -> int:
         """How many points ``seat`` still needs to win the match."""
@@ -59,7 +61,7 @@ class Match:
         one_away = any(self.length - s == 1 for s in new)
         crawford = self.rule and one_away and not self.crawford and not self.post_crawford
         post = self.rule and (self.post_crawford or self.crawford)
-        return MatchEnd(new, counted, None, Match(self.length, new, self.game + 1, crawford, post, self.rule))
+        return MatchEnd(new, counted, None, Match(self.length, new, self.game + 1, crawford, post, self.rule, self.id))
 
     def forfeited(self, winner: int) -> MatchEnd:
         """The match after a player gave it up (a resignation, their time ran out, a moderator's decision): the
@@ -67,8 +69,9 @@ class Match:
         return MatchEnd(self.score, 0, winner, None)
 
     def describe(self, players: Sequence[str]) -> str:
-        """``match to 5, game 3: alice 2, bob 1 (the Crawford game)``."""
-        return f"match to {self.length}, game {self.game}: {score_text(players, self.score)}{self._kind()}"
+        """``match 4 to 5, game 3: alice 2, bob 1 (the Crawford game: no doubling)`` (the number where known)."""
+        number = "" if self.id is None else f" {self.id}"
+        return f"match{number} to {self.length}, game {self.game}: {score_text(players, self.score)}{self._kind()}"
 
     def _kind(self) -> str:
         if self.crawford:
@@ -83,6 +86,7 @@ class Match:
             "crawford": self.crawford,
             "post_crawford": self.post_crawford,
             "rule": self.rule,
+            "id": self.id,
         }
 
     @classmethod
@@ -100,6 +104,7 @@ class Match:
                 bool(raw["crawford"]),
                 bool(raw["post_crawford"]),
                 bool(raw["rule"]),
+                None if raw.get("id") is None else int(raw["id"]),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise StateFormatError(f"backgammon: damaged match ({exc})") from None
