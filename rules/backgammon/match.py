@@ -135,7 +135,11 @@ def score_text(players: Sequence[str], score: Sequence[int]) -> str:
 
 def end_text(players: Sequence[str], match: Match, end: MatchEnd, points: int) -> str:
     """What a game's end did to the match, in one sentence: ``match to 5: alice 3, bob 1; game 4 is the Crawford
-    game``, or ``alice wins the match to 5, 5-3 (2 of the 4 points counted)``."""
+    game``, ``alice wins the match to 5, 5-3 (2 of the 4 points counted)``, or after a match given up ``alice wins
+    the match to 5; the score stood at alice 1, bob 3``."""
+    if end.winner is not None and end.score[end.winner] < match.length:  # resigned, out of time, decided
+        stood = score_text(players, end.score)
+        return f"{players[end.winner]} wins the match to {match.length}; the score stood at {stood}"
     if end.winner is not None:
         loser = 1 - end.winner
         capped = f" ({end.counted} of the {points} points counted)" if 0 < end.counted < points else ""
