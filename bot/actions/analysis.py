@@ -39,10 +39,13 @@ class AnalysisActions(ActionsBase):
             return _fail(f"game {game_id} cannot be analysed: {exc}", **fields)
         lines = [rating.line() for rating in report.ratings]
         summary = [player.line() for player in report.players]
+        match = getattr(start_of(game, row), "match", None)
+        unit = "equity lost per decision"
+        if match is not None:  # each game of a match in match winning chances, by the score it was played at
+            unit = f"game {match.game} of match {match.id} to {match.length}, in match winning chances"
         return Result(
             ok=True,
-            message=f"Backgammon game {game_id}, analysed by GNU Backgammon (equity lost per decision)\n"
-            + "\n".join(summary),
+            message=f"Backgammon game {game_id}, analysed by GNU Backgammon ({unit})\n" + "\n".join(summary),
             items=lines,
             status=row.status,
             players=list(row.players),
