@@ -427,3 +427,56 @@ async def check_match_adds_up(console: Console, store: Store, match_id: int) -> 
     assert max(score) == match.length and score == match.score
     rated = [await store.game_rating_changes(game_id) for game_id in ids]
     assert [bool(changes) for changes in rated] == [False] * (len(ids) - 1) + [True]
+
+
+def play_match(seed: int, length: int = 5) -> tuple[list[tuple[int, int]], Match, int]:
+    """A match between computer players (level 1 against level 2, both in manual mode so that they double, take
+    and drop by the match score), played through the rules alone: each game's score before it, the last game's
+    match, and how many doubles were offered."""
+    from ai import decide
+
+    state = GAME.new(GAME.parse_options([f"-match={length}"], 2), ["ai:1", "ai:2"], seed)
+    scores, doubles = [], 0
+    while True:
+        state.manual = [True, True]
+        assert state.match is not None
+        scores.append(state.match.score)
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            text = decide(state, 1 + seat, seed=seed, move_number=state.ply).text
+            doubles += text == "double"
+            state.push(state.parse_move(text, seat))
+        following = state.next_game(seed * 1000 + len(scores))
+        if following is None:
+            end = state.match_end()
+            assert end is not None and end.winner is not None
+            scores.append(end.score)
+            return scores, state.match, doubles
+        state = following
+
+
+def check_scores(scores: list[tuple[int, int]], length: int) -> None:
+    """Each game adds to one player only, never past the length, and only the last reaches it."""
+    for before, after in itertools.pairwise(scores):
+        gained = [after[k] - before[k] for k in (0, 1)]
+        assert min(gained) == 0 and max(gained) >= 1
+    assert max(scores[-1]) == length and all(max(score) < length for score in scores[:-1])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_computer_players_with_the_cube_play_a_match_to_the_end(seed: int) -> None:
+    scores, last, _ = play_match(seed)
+    check_scores(scores, 5)
+    assert last.game == len(scores) - 1
+
+
+@pytest.mark.slow
+def test_five_hundred_computer_matches_to_five_points_add_up() -> None:
+    doubles = 0
+    for seed in range(500):
+        scores, last, offered = play_match(seed)
+        check_scores(scores, 5)
+        assert last.game == len(scores) - 1
+        doubles += offered
+    assert doubles > 0  # the cube was used, by the match score
