@@ -480,3 +480,33 @@ def test_five_hundred_computer_matches_to_five_points_add_up() -> None:
         assert last.game == len(scores) - 1
         doubles += offered
     assert doubles > 0  # the cube was used, by the match score
+
+
+async def test_a_moderator_s_decision_decides_the_match_and_a_cancel_cancels_it(console: Console, store: Store):
+    await ok(console, "backgammon challenge -match=5 alice bob")
+    await win_by_a_drop(console, 1)
+    said = await ok(console, "admin decide 2 bob bob was away")
+    assert any(line.startswith("bob wins the match to 5; the score stood at ") for line in said.splitlines())
+    match = await store.load_match(1)
+    assert (match.status, match.winner) == ("finished", "bob")
+    await ok(console, "backgammon challenge -match=5 alice bob")
+    await win_by_a_drop(console, 3)
+    await ok(console, "admin cancel 4 a rules dispute")
+    assert (await store.load_match(2)).status == "cancelled"
+
+
+async def test_a_player_removed_from_a_later_game_of_a_match_loses_the_match(console: Console, store: Store):
+    await ok(console, "backgammon challenge -match=5 alice bob")
+    await win_by_a_drop(console, 1)
+    await ok(console, "admin forfeit bob left the server")  # game 2 has not begun: no decline in a match's game 2
+    match = await store.load_match(1)
+    assert (match.status, match.winner) == ("finished", "alice")
+
+
+async def test_a_match_cancelled_with_its_first_game_says_so(console: Console, store: Store):
+    await ok(console, "backgammon challenge -match=3 alice bob")
+    await ok(console, "admin forfeit bob left the server")  # the first round of the first game: cancelled
+    shown = (await console.run("backgammon show 1")).result
+    assert shown.message.splitlines()[-1] == "Match 1 to 3, game 1: alice 0, bob 0: cancelled with this game"
+    assert shown.to_json()["match"]["cancelled"] is True
+    assert (await store.load_match(1)).status == "cancelled"

@@ -273,7 +273,8 @@ async def think_here(state: GameState, player: str, seconds: float | None) -> tu
 def match_json(state: GameState | None) -> dict[str, Any] | None:
     """A Backgammon game's match for fronts and ``--json``: its number, length, which game of it this is, whether
     it is the Crawford game, the score by player (before this game while it runs; after it once it is over),
-    whether the match is over and who won it. ``None`` for a game that is no match's."""
+    whether the match is over and who won it, and whether it was cancelled with this game. ``None`` for a game that
+    is no match's."""
     match = getattr(state, "match", None)
     if state is None or match is None:
         return None
@@ -288,6 +289,7 @@ def match_json(state: GameState | None) -> dict[str, Any] | None:
         "score": {state.players[0]: score[0], state.players[1]: score[1]},
         "over": winner is not None,
         "winner": winner,
+        "cancelled": bool(state.is_over and state.outcome().cancelled),  # type: ignore[union-attr]
     }
 
 

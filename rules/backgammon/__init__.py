@@ -248,6 +248,8 @@ class BackgammonState(GameState):
         if self.match is None:
             return ""
         end = self.match_end()
+        if self._outcome is not None and self._outcome.cancelled:
+            return _sentence(f"{self.match.describe(self.players)}: cancelled with this game")
         if end is None:
             return _sentence(self.match.describe(self.players))
         outcome = self._outcome
