@@ -72,7 +72,8 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
 
 
 def ai_seconds(env: Mapping[str, str] | None = None) -> float | None:
-    """``PBM_AI_SECONDS``: the most a computer player may think about one move (default: by level, 0.5 to 2 s)."""
+    """``PBM_AI_SECONDS``: the most a computer player may think about one move (default: by level, 5 to 30 s; a
+    guard only, since its effort is counted in playouts)."""
     env = os.environ if env is None else env
     if not env.get("PBM_AI_SECONDS"):
         return None

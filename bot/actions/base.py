@@ -14,7 +14,7 @@ from bot.actions.common import (
     _fail,
     _player_to_move,
     _winners,
-    status_line,
+    closing_status,
     think_here,
 )
 from bot.correspondence.clock import Clock
@@ -391,9 +391,8 @@ class ActionsBase:
         to_move = _player_to_move(state)
         notify = [to_move] if ping and to_move is not None and (to_move != actor or len(events) > 1) else []
         lines = [message, *(e.text for e in events if e.text and e.text != message)]
-        said = outcome is not None and any(outcome.reason in line for line in lines)
-        summary = status_line(game, state, with_reason=not said)
-        if summary and summary not in lines and status_line(game, state) not in lines:  # said once, in full
+        summary = closing_status(game, state, lines)
+        if summary is not None:
             lines.append(summary)
         if outcome is not None and getattr(state, "match", None) is not None:
             lines.append(state.match_text())  # type: ignore[attr-defined]  # what the game did to its match

@@ -160,14 +160,6 @@ class Result:
         names = ", ".join(f"{p} {self.ratings[p]}" for p in self.state.players if p in self.ratings)
         return f"{'rated' if self.rated else 'unrated'}: {names}"
 
-    def board_png(self) -> bytes | None:
-        """The board picture of ``state`` (imports Pillow on first use; fronts call it off their event loop)."""
-        if self.state is None:
-            return None
-        from render import board_png
-
-        return board_png(self.state, self.seat_notes() or None, self.seat_ratings() or None)
-
     def board_text(self) -> str | None:
         if self.state is None:
             return None
@@ -314,11 +306,23 @@ def _spread(total: int, count: int) -> list[int]:
 
 
 def _without_status(message: str, game: GameDef, state: GameState) -> list[str]:
-    """The lines of an action's message without its closing status line (a longer report gets one at its end)."""
+    """The lines of an action's message without its closing status line, in full or short (a longer report gets
+    one at its end)."""
     lines = message.splitlines()
-    if lines and lines[-1] == status_line(game, state):
+    if lines and lines[-1] in (status_line(game, state), status_line(game, state, with_reason=False)):
         lines.pop()
     return lines
+
+
+def closing_status(game: GameDef, state: GameState, lines: list[str]) -> str | None:
+    """The status line a report ends with: in full, or without the reason when a line above already says it
+    ("alice wins: bob ran out of time" then "Druid: alice won"); none when a line above is already that status."""
+    outcome = state.outcome()
+    said = outcome is not None and any(outcome.reason in line for line in lines)
+    summary = status_line(game, state, with_reason=not said)
+    if not summary or summary in lines or status_line(game, state) in lines:
+        return None
+    return summary
 
 
 def _announce(game: GameDef, player: str, move_text: str, events: list[Event]) -> str:

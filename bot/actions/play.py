@@ -16,9 +16,9 @@ from bot.actions.common import (
     _run_server_loop,
     _stale,
     _without_status,
+    closing_status,
     shorten,
     split_move_number,
-    status_line,
 )
 from bot.correspondence.clock import Clock
 from bot.correspondence.options import TimeRules
@@ -28,8 +28,15 @@ from data.store import (
 )
 from rules.base import Event, GameDef, GameError, GameState, MoveSyntaxError, Resign
 
+#: the most moves computer players make in a row within one action: a game between computer players stops
+#: there, so that a console command ends and the bot's sweep lets go (a default Drogo game runs to about 1,200)
+COMPUTER_MOVES_IN_A_ROW = 2000
+
 
 class PlayActions(ActionsBase):
+    #: see :data:`COMPUTER_MOVES_IN_A_ROW` (tests lower it on an instance)
+    computer_moves_in_a_row = COMPUTER_MOVES_IN_A_ROW
+
     # ---- moves ---------------------------------------------------------------------------------------------
 
     @one_transaction
@@ -266,6 +273,7 @@ class PlayActions(ActionsBase):
         events = list(result.events)
         private = list(result.private)
         last = result
+        computer_moves = 0
         while last.status == "active" and last.to_move is not None:
             player = last.to_move
             assert last.game_id is not None and last.state is not None
@@ -273,6 +281,10 @@ class PlayActions(ActionsBase):
             if _is_computer_name(player):
                 if self._think is None or last.game_id in self._thinking:
                     break
+                if computer_moves == self.computer_moves_in_a_row:
+                    lines.append(_pause_line(computer_moves))
+                    break
+                computer_moves += 1
                 self._thinking.add(last.game_id)
                 try:
                     async with self.store.suspended():  # what came before is committed; nobody waits on a search
@@ -299,7 +311,9 @@ class PlayActions(ActionsBase):
             last = reply
         if last is not result:
             assert last.state is not None
-            lines.append(status_line(game, last.state))
+            summary = closing_status(game, last.state, lines)
+            if summary is not None:
+                lines.append(summary)
             last.message = "\n".join(line for line in lines if line)
             last.events = events
             human = last.to_move if last.to_move is not None and not _is_computer_name(last.to_move) else None
@@ -346,3 +360,11 @@ class PlayActions(ActionsBase):
             result.notify.remove(player)
             result.held[player] = release
             result.message += f"\n({player} will be told later)"  # saying when would tell everyone their hours
+
+
+def _pause_line(moves: int) -> str:
+    """What a game between computer players says when it stops at :data:`COMPUTER_MOVES_IN_A_ROW`."""
+    return (
+        f"The computer players pause after {moves:,} moves in a row; they play on at the next sweep"
+        " (pbm do tick in the console)."
+    )

@@ -28,6 +28,7 @@ from discord.ext import commands
 
 from bot.actions import Actions, Result
 from bot.actions.limits import CommandRate
+from bot.board_files import Picture
 from bot.config import Config
 from bot.discord.admin import AdminCommands
 from bot.discord.buttons import (
@@ -37,6 +38,7 @@ from bot.discord.buttons import (
     PreviewButton,
     ProposalButton,
     ReplayButton,
+    ViewButton,
 )
 from bot.discord.cog import GameCommands, show_board_menu, word_commands
 from bot.discord.front import REPOST_GRACE, Front, render_board
@@ -80,7 +82,7 @@ class PbmBot(commands.AutoShardedBot):
         *,
         seed_source: Callable[[], int] | None = None,
         force_sync: bool = False,
-        render: Callable[[Result], bytes | None] = render_board,
+        render: Callable[[Picture], bytes | None] = render_board,
         clock: Callable[[], float] | None = None,
     ) -> None:
         """``clock`` is the one time source of the actions (default: the system clock shifted by
@@ -155,7 +157,7 @@ class PbmBot(commands.AutoShardedBot):
             self.tree.add_command(command)
         self.tree.add_command(show_board_menu(self.games))
         self.add_dynamic_items(
-            ChallengeButton, MoveButton, MoveSelect, ReplayButton, ProposalButton, PreviewButton, PageButton
+            ChallengeButton, MoveButton, MoveSelect, ReplayButton, ViewButton, ProposalButton, PreviewButton, PageButton
         )
         # matplotlib's import and fonts, about a third of a second, are paid now on a worker thread rather than by
         # the first /profile; nothing waits for it
