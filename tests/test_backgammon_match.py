@@ -309,6 +309,7 @@ async def test_a_game_won_on_the_board_starts_the_next_game_of_the_match_at_once
         "score": score,
         "over": False,
         "winner": None,
+        "cancelled": False,
     }
     # the game that reached match point minus one is followed by the Crawford game: no doubling in it
     await win_by_a_drop(console, 2)
