@@ -7,7 +7,8 @@ noisy, plain, and a one-roll look-ahead over the best few plays.
 
 Every command the rules ask of a player at its turn is answered: before rolling (manual mode) ``roll`` or
 ``double``, when doubled ``take`` or ``drop``, then the play. Cube actions follow :mod:`ai.cube` (money play)
-and come with a reason, e.g. ``doubles: 71% to win``.
+and come with a reason, e.g. ``doubles: 71% to win``; in a match they weigh every result by the match score
+(:func:`ai.cube.match_view`, the Kazaross-XG2 match equity table of :mod:`ai.met`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ai import Decision, bgeval
-from ai.cube import CubeView, view
+from ai.cube import CubeView, MatchScore, match_view, view
 from rules.backgammon.movegen import BAR, generate, unpack
 
 try:
@@ -70,10 +71,28 @@ def on_roll_chances(state: Any, seat: int, ply: int) -> tuple[float, float, floa
     return (1 - win, lg, lbg, wg, wbg)
 
 
+def match_score(state: Any, seat: int) -> MatchScore | None:
+    """The match score from ``seat``'s side (``None`` in a money game)."""
+    match = getattr(state, "match", None)
+    if match is None:
+        return None
+    return MatchScore(match.away(seat), match.away(1 - seat), match.post_crawford or not match.rule)
+
+
 def cube_view(state: Any, seat: int, level: int) -> CubeView:
-    """Cube equities of ``seat`` on roll; the ply grows with the level."""
+    """Cube values of ``seat`` on roll, in money equity, or in a match in match winning chances (by the match
+    equity table, :func:`ai.cube.match_view`); the ply grows with the level."""
+    return cube_view_at(state, seat, 1 if level >= 3 else 0)
+
+
+def cube_view_at(state: Any, seat: int, ply: int) -> CubeView:
+    """:func:`cube_view` with the evaluator's ply given."""
     owner = "centre" if state.cube_owner is None else "me"
-    return view(on_roll_chances(state, seat, 1 if level >= 3 else 0), owner)
+    chances = on_roll_chances(state, seat, ply)
+    score = match_score(state, seat)
+    if score is not None:
+        return match_view(chances, score, state.cube, owner)
+    return view(chances, owner)
 
 
 def _percent(value: float) -> str:

@@ -524,6 +524,12 @@ class GameState(ABC):
         self._finish(Outcome((), "drawn by agreement", cause="agreement"))
         return [Event("draw", "the players agreed to a draw")]
 
+    def carry_context(self, saved: Mapping[str, Any]) -> None:
+        """Take from ``saved`` (a saved state of this same game, :meth:`to_json`) what the game started with that its
+        options, players and seed do not say, so that replaying its log from the start gives the same game: a
+        Backgammon match's score before the game. Games without such context have nothing to take."""
+        del saved
+
     def adopt_dice(self, later: GameState) -> None:
         """Take the random generator of ``later`` (a later position of this game): a move taken back is then
         played again with the dice already rolled, and the rolls to come are not the ones that were seen, so

@@ -159,9 +159,12 @@ class ActionsBase:
         )
         write = await self._clock_after(clock_json, to_move, turn_passed=turn_passed, active=status == "active", at=at)
         rating = None
-        if status == "finished" and outcome is not None and is_rated(clock_json):
+        match = getattr(state, "match", None)
+        end = None if match is None or outcome is None else state.match_end()  # type: ignore[attr-defined]
+        if status == "finished" and outcome is not None and is_rated(clock_json) and (end is None or end.over):
             options = state.options if before is None else before.options
-            counted = rated_game(state.game, options, outcome, state.players, state.resigned)
+            points = None if match is None else match.length  # a match is rated once, as its last game
+            counted = rated_game(state.game, options, outcome, state.players, state.resigned, points=points)
             rating = None if counted is None else RatingWrite(counted, RATER)
         try:
             await self.store.commit_actions(
@@ -184,8 +187,21 @@ class ActionsBase:
             )
         except StaleWriteError:
             return changed_meanwhile(game_id)
+        if match is not None and match.id is not None and status != "active":
+            await self._record_match(state, match, end)
         self.store.after_commit(lambda: self._note_change(game_id))
         return None
+
+    async def _record_match(self, state: GameState, match: Any, end: Any) -> None:
+        """The match of a game that just ended, updated in the same transaction: its score after a game won on the
+        board, its winner once it is over, cancelled with its game (a game declined or cancelled by a moderator:
+        the match ends without a result)."""
+        if end is None:
+            await self.store.record_match(match.id, match.score, status="cancelled")
+        elif end.winner is None:
+            await self.store.record_match(match.id, end.score)
+        else:
+            await self.store.record_match(match.id, end.score, status="finished", winner=state.players[end.winner])
 
     def _note_change(self, game_id: int) -> None:
         now = time.monotonic()
@@ -378,6 +394,8 @@ class ActionsBase:
         summary = closing_status(game, state, lines)
         if summary is not None:
             lines.append(summary)
+        if outcome is not None and getattr(state, "match", None) is not None:
+            lines.append(state.match_text())  # type: ignore[attr-defined]  # what the game did to its match
         return Result(
             ok=True,
             message="\n".join(lines),

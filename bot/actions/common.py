@@ -11,6 +11,7 @@ from typing import Any
 
 from data.store import (
     DamagedRowError,
+    GameRow,
     GameSummary,
     LogEntry,
     LogRow,
@@ -120,6 +121,14 @@ class Result:
     data: dict[str, Any] = field(default_factory=dict)
     #: the challenges a listing shows (:class:`data.store.ChallengeRow`), for fronts that link to their messages
     challenges: list[Any] = field(default_factory=list)
+    #: the game this action finished when the result is about the next game of its match, which started at once:
+    #: fronts may post that game's final board where it lives too
+    finished_game: int | None = None
+
+    def match(self) -> dict[str, Any] | None:
+        """The Backgammon match the game shown is part of (``None``: none), as ``--json`` gives it (see
+        :func:`match_json`)."""
+        return match_json(self.state)
 
     def legal_move_texts(self) -> list[str]:
         """The legal moves of the player to move in the position this result is about (empty when the game is
@@ -183,6 +192,8 @@ class Result:
             "ratings": self.ratings or None,
             "rating_changes": [shift.to_json() for shift in self.rating_changes] or None,
             "data": self.data or None,
+            "match": self.match(),
+            "finished_game": self.finished_game,
         }
 
 
@@ -249,6 +260,37 @@ def decide_now(state: GameState, player: str, seconds: float | None) -> tuple[st
 async def think_here(state: GameState, player: str, seconds: float | None) -> tuple[str, str]:
     """:func:`decide_now` in this thread: the console, which has nothing else to serve meanwhile."""
     return decide_now(state, player, seconds)
+
+
+def match_json(state: GameState | None) -> dict[str, Any] | None:
+    """A Backgammon game's match for fronts and ``--json``: its number, length, which game of it this is, whether
+    it is the Crawford game, the score by player (before this game while it runs; after it once it is over),
+    whether the match is over and who won it, and whether it was cancelled with this game. ``None`` for a game that
+    is no match's."""
+    match = getattr(state, "match", None)
+    if state is None or match is None:
+        return None
+    end = state.match_end()  # type: ignore[attr-defined]
+    score = match.score if end is None else end.score
+    winner = None if end is None or end.winner is None else state.players[end.winner]
+    return {
+        "id": match.id,
+        "length": match.length,
+        "game": match.game,
+        "crawford": match.crawford,
+        "score": {state.players[0]: score[0], state.players[1]: score[1]},
+        "over": winner is not None,
+        "winner": winner,
+        "cancelled": bool(state.is_over and state.outcome().cancelled),  # type: ignore[union-attr]
+    }
+
+
+def start_of(game: GameDef, row: GameRow) -> GameState:
+    """A stored game's position before its first move, from which its log replays: its options, players and seed,
+    and what it started with beyond them (a Backgammon match's score, see :meth:`GameState.carry_context`)."""
+    state = game.new(row.options, row.players, row.seed)
+    state.carry_context(row.snapshot)
+    return state
 
 
 def _player_to_move(state: GameState) -> str | None:

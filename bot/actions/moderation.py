@@ -280,7 +280,9 @@ class ModerationActions(ActionsBase):
 def _forfeiting(row: GameRow, state: GameState, seat: int, why: str) -> Ending:
     """What removing ``seat`` does to a game, as log entries, events and the line saying it."""
     player = state.players[seat]
-    if state.ply < len(row.players):  # the first round: the game is cancelled, as a resignation then declines it
+    match = getattr(state, "match", None)
+    # the first round (of a match, its first game's): the game is cancelled, as a resignation then declines it
+    if state.ply < len(row.players) and (match is None or match.game == 1):
         reason = f"{player} left before the first round was over ({why})"
         state.cancel(cancelled_by_moderator(reason))
         text = f"game {row.id} was cancelled by a moderator: {reason}; it does not count for the ratings"

@@ -138,6 +138,33 @@ class PlayActions(ActionsBase):
             game, game_id, state, _announce(game, player, move_text, events), events + more_events, actor=player
         )
         result.played, result.played_by = move_text, player
+        if result.status == "finished" and getattr(state, "match", None) is not None:
+            return await self._next_match_game(row, game, state, result)
+        return result
+
+    async def _next_match_game(self, row: GameRow, game: GameDef, state: GameState, ended: Result) -> Result:
+        """A game of a Backgammon match was won on the board: when the match goes on, its next game starts now, in
+        the same transaction, between the same players with the same options and clock (who starts: the opening
+        roll, as in every game). The result is about the new game; its message first tells how the last one ended
+        and the match's score. When the match is over, ``ended`` as it is."""
+        following = state.next_game(self._seed())  # type: ignore[attr-defined]
+        if following is None:
+            return ended
+        told = ended.message.splitlines()  # how the game ended, and the match's score (see _game_result)
+        result = await self._start_game(  # type: ignore[attr-defined]
+            game,
+            dict(row.options),
+            list(row.players),
+            TimeRules.from_json((row.clock or {}).get("rules")),
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            prefix="\n".join(told) + "\n",
+            state=following,
+            reply=False,
+        )
+        result.events = [*ended.events, *result.events]
+        result.played, result.played_by = ended.played, ended.played_by
+        result.finished_game = row.id
         return result
 
     async def _out_of_time(self, row: GameRow, player: str) -> str | None:
@@ -172,7 +199,8 @@ class PlayActions(ActionsBase):
         return await self._resign(row, game, state, player)
 
     async def _resign(self, row: GameRow, game: GameDef, state: GameState, player: str) -> Result:
-        if state.ply < len(row.players):
+        match = getattr(state, "match", None)
+        if state.ply < len(row.players) and (match is None or match.game == 1):  # a match's later game: no decline
             return await self._decline_game(row, game, state, player)
         waiting_on = _player_to_move(state)
         try:

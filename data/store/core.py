@@ -56,7 +56,9 @@ UNPOSTED_END = "unposted;"
 #: pbm's data tables, parents first, each with the columns of its primary key (the order rows are copied in)
 COPIED_TABLES = {
     "players": "id",
+    "matches": "id",
     "games": "id",
+    "match_games": "match_id, number",
     "game_players": "game_id, seat",
     "moves": "game_id, seq",
     "challenges": "id",
@@ -151,6 +153,8 @@ REQUIRED_TABLES = (
     "audit_log",
     "web_sessions",
     "web_links",
+    "matches",
+    "match_games",
 )
 
 
@@ -805,16 +809,18 @@ class CoreStore(Units):
             " (SELECT id FROM timers WHERE game_id = games.id AND kind = 'clock' ORDER BY id LIMIT 1),"
             " (SELECT seq FROM moves WHERE game_id = games.id ORDER BY seq DESC LIMIT 1),"
             " (SELECT number FROM moves WHERE game_id = games.id ORDER BY seq DESC LIMIT 1),"
-            " EXISTS (SELECT 1 FROM game_memory WHERE game_id = games.id)"
+            " EXISTS (SELECT 1 FROM game_memory WHERE game_id = games.id),"
+            " (SELECT match_id FROM match_games WHERE game_id = games.id),"
+            " (SELECT number FROM match_games WHERE game_id = games.id)"
             " FROM games WHERE id = ?",
             (game_id,),
         ) as cursor:
             row = await cursor.fetchone()
         if row is None:
             raise NotFoundError(f"there is no game {game_id}")
-        game = _game_row(row)._replace(timer_id=row[-4])
-        _check_log_end(game, row[-3], row[-2])
-        if not row[-1]:
+        game = _game_row(row)._replace(timer_id=row[-6], match_id=row[-2], match_game=row[-1])
+        _check_log_end(game, row[-5], row[-4])
+        if not row[-3]:
             return game
         return game._replace(memory=await self.load_memory(game_id))
 
