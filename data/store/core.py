@@ -947,14 +947,21 @@ class CoreStore(Units):
         )
 
     async def game_by_thread(self, thread_id: int) -> int | None:
+        """The game a Discord thread is about: its newest, as the games of a Backgammon match follow one another in
+        one thread. Remembered unless it is a match's game (the match may go on in a new game there)."""
         known = self._game_of_thread.get(thread_id)
         if known is not None:
             return known
-        async with self._db.execute("SELECT id FROM games WHERE thread_id = ?", (thread_id,)) as cursor:
+        async with self._db.execute(
+            "SELECT id, EXISTS (SELECT 1 FROM match_games WHERE game_id = games.id) FROM games WHERE thread_id = ?"
+            " ORDER BY id DESC LIMIT 1",
+            (thread_id,),
+        ) as cursor:
             row = await cursor.fetchone()
         if row is None:
             return None
-        self._game_of_thread[thread_id] = int(row[0])
+        if not row[1]:
+            self._game_of_thread[thread_id] = int(row[0])
         return int(row[0])
 
     async def log(self, game_id: int) -> list[LogRow]:

@@ -1,0 +1,93 @@
+"""Backgammon matches in Discord (issue 30): a match is one conversation in one thread. The next game starts in the
+thread of the last with the score said and its first player pinged, even after a crash between the commit that
+ended a game and its post; resigning asks first, saying that it resigns the match and what the score is; every
+turn and /board say where the match stands. Also: a proposal's buttons are closed once a move voids it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.discord.front import REPOST_GRACE, new_nonce
+from tests.fakediscord.pbm import FakeClock, pbm_running, start_game
+
+if TYPE_CHECKING:
+    from bot.discord import PbmBot
+    from tests.fakediscord.fixtures import World
+
+pytest_plugins = ["tests.fakediscord.fixtures"]
+
+
+async def to_a_double(bot: PbmBot, game_id: int) -> str:
+    """Both players in manual mode, the first move played, the other player doubling (through the actions, as the
+    console would: nothing is posted for them); returns who must answer the double."""
+    shown = await bot.actions.show(game_id)
+    first = shown.to_move
+    assert first is not None
+    other = next(p for p in shown.players if p != first)
+    for player in shown.players:
+        assert (await bot.actions.move(game_id, player, "manual")).ok
+    legal = (await bot.actions.moves(game_id, "")).items
+    assert (await bot.actions.move(game_id, first, legal[0])).ok
+    doubled = await bot.actions.move(game_id, other, "double")
+    assert doubled.ok, doubled.message
+    return first
+
+
+def user_of(w: World, player: str) -> int:
+    return {"alice": w.alice, "bob": w.bob}[player]
+
+
+async def test_the_next_game_of_a_match_goes_on_in_the_same_thread_and_pings_its_first_player(
+    discord_world: World, tmp_path: Path
+) -> None:
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
+        table = await start_game(w.fake, w.channel, "backgammon", [w.alice, w.bob], options="-match=2")
+        dropper = await to_a_double(bot, 1)
+        before = table.last_post().id
+        answer = await w.fake.reply(await w.fake.slash(user_of(w, dropper), table.thread.id, "drop"))
+        turn = await w.fake.next_message(table.thread.id, after=before, timeout=10)
+        second = await bot.actions.show(2)
+        posts = len(w.fake.channel_log(table.thread.id))
+        board = await w.fake.reply(await w.fake.slash(w.carol, table.thread.id, "board"))
+        marks = await bot.actions.store.unposted_boards()
+        row = await bot.actions.store.load_game(2)
+    winner = next(p for p in ("alice", "bob") if p != dropper)
+    score = f"alice {int(winner == 'alice')}, bob {int(winner == 'bob')}"
+    assert len(w.fake.threads) == 1 and row.thread_id == table.thread.id  # no new thread: the match's own
+    assert answer.deleted  # the drop was typed in the thread: the turn there is the answer
+    lines = turn.text().splitlines()
+    assert lines[0] == f"### Backgammon 2: {second.to_move} to move (move 1)"
+    assert f"{dropper} refused the double: {winner} wins 1 point" in lines
+    assert f"Match to 2: {score}; game 2 is the Crawford game: no doubling" in lines
+    assert "Backgammon game 2 started: alice, bob (-match=2); 7 days per move" in lines
+    assert f"Match 1 to 2, game 2: {score} (the Crawford game: no doubling)" in "\n".join(lines)
+    assert turn.pinged == [user_of(w, str(second.to_move))] and not turn.silent
+    assert [a.filename for a in turn.attachments] == ["backgammon-2.png"]
+    assert posts == 2  # the opening board of game 1, then this one: no double
+    assert marks == []
+    assert board.text().startswith("### Backgammon 2: ")  # /board in the thread: the game being played
+
+
+async def test_a_crash_after_the_commit_that_ended_a_match_game_loses_no_board_and_posts_none_twice(
+    discord_world: World, tmp_path: Path
+) -> None:
+    w = discord_world
+    clock = FakeClock()
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3", clock=clock) as bot:
+        table = await start_game(w.fake, w.channel, "backgammon", [w.alice, w.bob], options="-match=3")
+        dropper = await to_a_double(bot, 1)
+        # what /drop does up to the moment the process dies: the commit, which marks the board to post
+        dropped = await bot.actions.move(1, dropper, "drop", will_post=new_nonce())
+        marked = await bot.actions.store.unposted_boards()
+        clock.now += REPOST_GRACE + 1
+        await bot.sweep()
+        await bot.sweep()
+        posts = w.fake.channel_log(table.thread.id)
+        marks = await bot.actions.store.unposted_boards()
+    assert dropped.ok and dropped.game_id == 2 and dropped.finished_game == 1
+    assert [game for game, _mark in marked] == [2]  # the board to post is the new game's
+    assert len(w.fake.threads) == 1 and len(posts) == 2 and marks == []
+    assert posts[1].text().startswith("### Backgammon 2: ") and posts[1].pinged == [user_of(w, str(dropped.to_move))]
+    assert "Match 1 to 3, game 2: " in posts[1].text()
