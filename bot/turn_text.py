@@ -8,11 +8,11 @@ from __future__ import annotations
 from bot.actions import Result, status_line
 
 
-def status_of(result: Result) -> str:
+def status_of(result: Result, *, with_reason: bool = True) -> str:
     """The result's status line as the actions write it ("Druid: bob to move (move 2)"), or "" without a
-    position."""
+    position; ``with_reason``: as :func:`bot.actions.status_line` takes it."""
     state = result.state
-    return status_line(state.game, state) if state is not None else ""
+    return status_line(state.game, state, with_reason=with_reason) if state is not None else ""
 
 
 def headline(result: Result) -> str:
@@ -53,7 +53,7 @@ def running_match_words(result: Result) -> str:
 
 
 def happened(result: Result) -> str:
-    """The result's message without its status line (the headline says it), nor the match's score while the game
-    runs (a line under the headline says it)."""
-    said = {status_of(result), running_match_words(result)}
+    """The result's message without its status line, with or without the reason (the headline says it), nor the
+    match's score while the game runs (a line under the headline says it)."""
+    said = {status_of(result), status_of(result, with_reason=False), running_match_words(result)}
     return "\n".join(line for line in result.message.splitlines() if line and line not in said)

@@ -91,3 +91,46 @@ async def test_a_crash_after_the_commit_that_ended_a_match_game_loses_no_board_a
     assert len(w.fake.threads) == 1 and len(posts) == 2 and marks == []
     assert posts[1].text().startswith("### Backgammon 2: ") and posts[1].pinged == [user_of(w, str(dropped.to_move))]
     assert "Match 1 to 3, game 2: " in posts[1].text()
+
+
+async def test_resign_in_a_match_says_it_resigns_the_match_and_asks_first(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
+        table = await start_game(w.fake, w.channel, "backgammon", [w.alice, w.bob], options="-match=5")
+        dropper = await to_a_double(bot, 1)
+        assert (await bot.actions.move(1, dropper, "drop")).game_id == 2
+        leader = next(p for p in ("alice", "bob") if p != dropper)
+        unchanged = await bot.actions.show(2)
+        resigner = str(unchanged.to_move)
+        other = next(p for p in ("alice", "bob") if p != resigner)
+        user = user_of(w, resigner)
+        asked = await w.fake.reply(await w.fake.slash(user, table.thread.id, "resign"))
+        posts = len(w.fake.channel_log(table.thread.id))
+        cancelled = await w.fake.reply(await w.fake.click(user, asked, "pbm:v:2:no:resign#1"))
+        still = await bot.actions.show(2)
+        again = await w.fake.reply(await w.fake.slash(user, table.thread.id, "resign"))
+        before = table.last_post().id
+        confirmed = await w.fake.reply(await w.fake.click(user, again, "pbm:v:2:ok:resign#1"))
+        final = await w.fake.next_message(table.thread.id, after=before, timeout=10)
+        match = await bot.actions.store.load_match(1)
+        games = await bot.actions.store.match_game_ids(1)
+    assert asked.ephemeral and asked.text() == (
+        f"Resign the match? {leader} leads 1-0 in a match to 5; resigning gives {other} the match."
+    )
+    # out of turn, the question says when it takes effect
+    assert unchanged.resign_question(other) == (
+        f"Resign the match? {leader} leads 1-0 in a match to 5; resigning gives {resigner} the match when your turn "
+        "comes."
+    )
+    assert asked.custom_ids() == ["pbm:v:2:ok:resign#1", "pbm:v:2:no:resign#1"]
+    assert unchanged.status == "active" and posts == 1  # asking changed nothing, posted nothing
+    assert cancelled.text() == "You did not resign; game 2 goes on." and still.status == "active"
+    assert still.move_number == unchanged.move_number
+    assert confirmed.deleted  # confirmed from the thread: the final board there is the answer
+    lines = final.text().splitlines()
+    assert lines[0] == f"### Backgammon 2: {other} won ({resigner} resigned the match)"
+    said = [line for line in lines[1:] if "match" in line]  # the match lost once, and no "won" below the headline
+    assert not any(" won" in line for line in lines[1:])
+    stood = "alice 1, bob 0" if leader == "alice" else "alice 0, bob 1"
+    assert said == [f"{resigner} resigned the match", f"{other} wins the match to 5; the score stood at {stood}"]
+    assert (match.status, match.winner, games) == ("finished", other, [1, 2]) and len(w.fake.threads) == 1

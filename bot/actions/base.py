@@ -395,7 +395,9 @@ class ActionsBase:
         if summary is not None:
             lines.append(summary)
         if outcome is not None and getattr(state, "match", None) is not None:
-            lines.append(state.match_text())  # type: ignore[attr-defined]  # what the game did to its match
+            said = state.match_text()  # type: ignore[attr-defined]  # what the game did to its match, said once
+            if said not in lines:
+                lines.append(said)
         return Result(
             ok=True,
             message="\n".join(lines),

@@ -323,8 +323,8 @@ class ProposalButton(
 class PreviewButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pbm:v:(?P<game>\d+):(?P<action>ok|no):(?P<move>.+)"
 ):
-    """Confirm (``ok``) or Cancel (``no``) a previewed move; the custom id carries the move with its ``#n`` guard,
-    so a board that moved on since the preview refuses the confirmation."""
+    """Confirm (``ok``) or Cancel (``no``) a previewed move, or a resignation of a Backgammon match (``resign``);
+    the custom id carries the move with its ``#n`` guard, so a board that moved on since refuses the confirmation."""
 
     def __init__(self, game_id: int, action: str, move: str) -> None:
         self.game_id, self.action, self.move = game_id, action, move
@@ -344,7 +344,11 @@ class PreviewButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         if self.action == "no":
-            await answer(interaction, f"{self.move.split('#')[0]} was not played.", ephemeral=True)
+            move = self.move.split("#")[0]
+            said = (
+                f"You did not resign; game {self.game_id} goes on." if move == "resign" else f"{move} was not played."
+            )
+            await answer(interaction, said, ephemeral=True)
             return
         bot = bot_of(interaction)
         player = await bot.front.player_id(interaction.user)

@@ -350,14 +350,24 @@ class GameCommands(commands.Cog):
         found = await self.actions.moves(game_id, current)
         return [app_commands.Choice(name=m[:100], value=m[:100]) for m in found.items[:25]] if found.ok else []
 
-    @app_commands.command(description="Resign a game")
+    @app_commands.command(description="Resign a game (in a Backgammon match, the match: you are asked first)")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self.game_for(interaction, game)
         if game_id is None:
             await reply(interaction, "which game? Give `game`, or use /resign in the game's thread")
             return
-        result = await self.actions.resign(game_id, await self.front.player_id(interaction.user))
+        player = await self.front.player_id(interaction.user)
+        shown = await self.actions.show(game_id)
+        question = shown.resign_question(player) if shown.ok else None
+        if question is not None and shown.state is not None:
+            # a game of a match: resigning resigns the whole match, so the player is told so and confirms; the
+            # confirmation is a move guarded by the position it was asked in (see PreviewButton)
+            await answer(
+                interaction, question, ephemeral=True, view=preview_view(game_id, f"resign#{shown.state.ply + 1}")
+            )
+            return
+        result = await self.actions.resign(game_id, player)
         await self.after_action(interaction, result)
 
     # ---- looking -------------------------------------------------------------------------------------------

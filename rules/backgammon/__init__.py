@@ -664,8 +664,8 @@ class BackgammonState(GameState):
     def _resign_outcome(self, player: int, winner: int) -> Outcome:
         """A resignation scores 1 x cube (BG-5). Resigning while answering a double is refusing it: logs written
         before ``drop`` was a move of its own recorded a drop as ``resign``, and they replay to the same result."""
-        if self.match is not None:
-            return Outcome((winner,), f"{self.name(player)} resigned the match: {self.name(winner)} wins it", None, 1)
+        if self.match is not None:  # who wins the match, and at what score, is the match's line (match_text)
+            return Outcome((winner,), f"{self.name(player)} resigned the match", None, 1)
         if self.phase == ANSWER and player == 1 - self.turn:
             return self._refused_outcome()
         points = self.cube
@@ -673,6 +673,29 @@ class BackgammonState(GameState):
         return Outcome(
             (winner,), f"{self.name(player)} resigned: {self.name(winner)} wins {points} {unit}", None, points
         )
+
+    def resign(self, player: int) -> list[Event]:
+        """As every game resigns; in a match, a resignation queued out of turn says it is the match's."""
+        events = super().resign(player)
+        if self.match is None or not events[0].data.get("queued"):
+            return events
+        text = f"{self.name(player)} will resign the match when their turn comes"
+        return [Event(events[0].kind, text, player, events[0].data), *events[1:]]
+
+    def _resign(self, player: int, *, timed_out: bool = False) -> list[Event]:
+        """As every game resigns; in a match, the resignation is said to be the match's, and its winner's line is
+        what it did to the match (``alice wins the match to 5; the score stood at alice 1, bob 3``), said once."""
+        events = super()._resign(player, timed_out=timed_out)
+        if self.match is None or self._outcome is None:
+            return events
+        told = []
+        for event in events:
+            if event.kind == "resign":
+                event = Event(event.kind, f"{self.name(player)} resigned the match", event.player, event.data)
+            elif event.kind == "win":
+                event = Event(event.kind, self.match_text(), event.player, event.data)
+            told.append(event)
+        return told
 
     # ---- text board --------------------------------------------------------------------------------------
 
