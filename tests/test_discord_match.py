@@ -1,35 +1,40 @@
-"""Backgammon matches in Discord (issue 30): a match is one conversation in one thread. The next game starts in the
-thread of the last with the score said and its first player pinged, even after a crash between the commit that
-ended a game and its post; resigning asks first, saying that it resigns the match and what the score is; every
-turn and /board say where the match stands. Also: a proposal's buttons are closed once a move voids it."""
+"""Backgammon matches in Discord and every other front (issue 30): a match is one conversation in one thread. The
+next game starts in the thread of the last with the score said and its first player pinged, even after a crash
+between the commit that ended a game and its post; resigning asks first, saying that it resigns the match and what
+the score is; every turn, /board, the picture, the text board, --json and the web page say where the match stands.
+Also: a proposal's buttons are closed once a move voids it."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.discord.front import REPOST_GRACE, new_nonce
+from render.backgammon import scene
+from render.scene import Text
 from tests.fakediscord.pbm import FakeClock, pbm_running, start_game
+from tests.webtools import serving
 
 if TYPE_CHECKING:
-    from bot.discord import PbmBot
+    from bot.actions import Actions
     from tests.fakediscord.fixtures import World
 
 pytest_plugins = ["tests.fakediscord.fixtures"]
 
 
-async def to_a_double(bot: PbmBot, game_id: int) -> str:
+async def to_a_double(actions: Actions, game_id: int) -> str:
     """Both players in manual mode, the first move played, the other player doubling (through the actions, as the
     console would: nothing is posted for them); returns who must answer the double."""
-    shown = await bot.actions.show(game_id)
+    shown = await actions.show(game_id)
     first = shown.to_move
     assert first is not None
     other = next(p for p in shown.players if p != first)
     for player in shown.players:
-        assert (await bot.actions.move(game_id, player, "manual")).ok
-    legal = (await bot.actions.moves(game_id, "")).items
-    assert (await bot.actions.move(game_id, first, legal[0])).ok
-    doubled = await bot.actions.move(game_id, other, "double")
+        assert (await actions.move(game_id, player, "manual")).ok
+    legal = (await actions.moves(game_id, "")).items
+    assert (await actions.move(game_id, first, legal[0])).ok
+    doubled = await actions.move(game_id, other, "double")
     assert doubled.ok, doubled.message
     return first
 
@@ -44,7 +49,7 @@ async def test_the_next_game_of_a_match_goes_on_in_the_same_thread_and_pings_its
     w = discord_world
     async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
         table = await start_game(w.fake, w.channel, "backgammon", [w.alice, w.bob], options="-match=2")
-        dropper = await to_a_double(bot, 1)
+        dropper = await to_a_double(bot.actions, 1)
         before = table.last_post().id
         answer = await w.fake.reply(await w.fake.slash(user_of(w, dropper), table.thread.id, "drop"))
         turn = await w.fake.next_message(table.thread.id, after=before, timeout=10)
@@ -77,7 +82,7 @@ async def test_a_crash_after_the_commit_that_ended_a_match_game_loses_no_board_a
     clock = FakeClock()
     async with pbm_running(w.fake, tmp_path / "pbm.sqlite3", clock=clock) as bot:
         table = await start_game(w.fake, w.channel, "backgammon", [w.alice, w.bob], options="-match=3")
-        dropper = await to_a_double(bot, 1)
+        dropper = await to_a_double(bot.actions, 1)
         # what /drop does up to the moment the process dies: the commit, which marks the board to post
         dropped = await bot.actions.move(1, dropper, "drop", will_post=new_nonce())
         marked = await bot.actions.store.unposted_boards()
@@ -97,7 +102,7 @@ async def test_resign_in_a_match_says_it_resigns_the_match_and_asks_first(discor
     w = discord_world
     async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
         table = await start_game(w.fake, w.channel, "backgammon", [w.alice, w.bob], options="-match=5")
-        dropper = await to_a_double(bot, 1)
+        dropper = await to_a_double(bot.actions, 1)
         assert (await bot.actions.move(1, dropper, "drop")).game_id == 2
         leader = next(p for p in ("alice", "bob") if p != dropper)
         unchanged = await bot.actions.show(2)
@@ -134,3 +139,64 @@ async def test_resign_in_a_match_says_it_resigns_the_match_and_asks_first(discor
     stood = "alice 1, bob 0" if leader == "alice" else "alice 0, bob 1"
     assert said == [f"{resigner} resigned the match", f"{other} wins the match to 5; the score stood at {stood}"]
     assert (match.status, match.winner, games) == ("finished", other, [1, 2]) and len(w.fake.threads) == 1
+
+
+async def test_every_front_says_where_the_match_stands(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
+        table = await start_game(w.fake, w.channel, "backgammon", [w.alice, w.bob], options="-match=3")
+        dropper = await to_a_double(bot.actions, 1)
+        assert (await bot.actions.move(1, dropper, "drop")).game_id == 2
+        board = await w.fake.reply(await w.fake.slash(w.carol, table.thread.id, "board"))
+        shown = await bot.actions.show(2)
+    winner = next(p for p in ("alice", "bob") if p != dropper)
+    score = {"alice": int(winner == "alice"), "bob": int(winner == "bob")}
+    words = f"Match 1 to 3, game 2: alice {score['alice']}, bob {score['bob']}"
+    assert board.text().splitlines()[:3] == [
+        f"### Backgammon 2: {shown.to_move} to move (move 1)",
+        "-# clock: " + " · ".join(f"{p} {note}" for p, note in shown.clock_notes.items()),
+        f"-# {words}",
+    ]
+    assert [a.filename for a in board.attachments] == ["backgammon-2.png"]
+    assert shown.state is not None and shown.state.text_board().splitlines()[-1] == words
+    drawn = [item.text for item, _groups in scene(shown.state).walk() if isinstance(item, Text)]  # type: ignore[arg-type]
+    rows = [text for text in drawn if text.startswith(("alice  ", "bob  "))]
+    assert "match to 3, game 2" in drawn and sorted(rows) == [
+        f"alice  score {score['alice']}  pips 167",
+        f"bob  score {score['bob']}  pips 167",
+    ]
+    assert shown.to_json()["match"] == {
+        "id": 1,
+        "length": 3,
+        "game": 2,
+        "crawford": False,
+        "score": score,
+        "over": False,
+        "winner": None,
+        "cancelled": False,
+    }
+
+
+async def test_the_web_page_shows_the_match_goes_to_its_next_game_and_says_what_resigning_does(tmp_path: Path) -> None:
+    async with serving(tmp_path / "pbm.sqlite3") as site:
+        assert (await site.actions.challenge("backgammon", ["alice", "bob"], ["-match=3"], start=True)).game_id == 1
+        dropper = await to_a_double(site.actions, 1)
+        winner = next(p for p in ("alice", "bob") if p != dropper)
+        guard = (await site.game_row(1)).move_number + 1
+        async with site.browser() as browser:
+            await browser.sign_in(dropper)
+            dropped = await browser.post("/g/1/move", {"move": f"drop#{guard}"})
+            page = await browser.get("/g/2")
+            view = (await browser.get("/g/2.json")).json()
+            first = await browser.get("/g/1")
+    words = f"Match 1 to 3, game 2: alice {int(winner == 'alice')}, bob {int(winner == 'bob')}"
+    assert dropped.status == 303 and dropped.location == "/g/2"  # the match goes on there
+    assert f'<p class="note" id="match-words">{words}</p>' in page.text
+    assert view["match_words"] == words and view["match"]["game"] == 2 and view["match"]["length"] == 3
+    when = "." if view["to_move"] == dropper else " when your turn comes."
+    assert view["resign_question"] == (
+        f"Resign the match? {winner} leads 1-0 in a match to 3; resigning gives {winner} the match{when}"
+    )
+    assert f"<p>{html.escape(view['resign_question'])}</p>" in page.text and "Resign the match</button>" in page.text
+    ended = f"Match to 3: alice {int(winner == 'alice')}, bob {int(winner == 'bob')}"
+    assert f'id="match-words">{ended}' in first.text  # the game that ended says what it did to the match

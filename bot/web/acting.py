@@ -78,8 +78,9 @@ async def answered(request: web.Request, result: Result, *, status: int | None =
     if wants_json(request):
         code = 200 if result.ok else status or 400
         return web.json_response({"ok": result.ok, "message": result.message, **shown}, status=code)
-    if result.ok:
-        raise web.HTTPSeeOther(f"/g/{game_id_of(request)}")
+    if result.ok:  # a game of a match that ended: the match goes on in its next game, shown at once
+        shown_game = result.game_id if result.finished_game is not None else game_id_of(request)
+        raise web.HTTPSeeOther(f"/g/{shown_game}")
     return await game_page(request, error=sentence(result.message.splitlines()[0]), status=status or 400)
 
 

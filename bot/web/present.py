@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.actions import Actions, Result
 from bot.correspondence.clock import Clock
-from bot.turn_text import clock_words, headline, rating_words
+from bot.turn_text import clock_words, headline, match_words, rating_words
 from bot.web.boards import TOP, BoardCache, board_of, view_refusal
 from data.store import NotFoundError, StoreError
 from rules import registry
@@ -156,6 +156,9 @@ def _public_data(view: GameView, seats: list[str]) -> dict[str, Any]:
         "rated": result.rated,
         "ratings": result.ratings,
         "rating_words": rating_words(result),
+        # a Backgammon match's game: the match as --json gives it, and where it stands in words (None, "": none)
+        "match": result.match(),
+        "match_words": match_words(result),
         "options": view.options,
         "rules": view.rules,
         "board": view.board,
@@ -169,10 +172,17 @@ def _public_data(view: GameView, seats: list[str]) -> dict[str, Any]:
 
 def player_extras(view: GameView, viewer: str | None) -> dict[str, Any]:
     """What the viewer sees beside the public view when they play in the game: whether it is their move, their
-    legal moves (the typed ones, and the game's one-word commands apart)."""
+    legal moves (the typed ones, and the game's one-word commands apart), and in a match what resigning does."""
     result = view.result
     if viewer is None or result.state is None or viewer not in result.state.players or not view.current:
-        return {"viewer": viewer, "plays": False, "my_move": False, "legal_moves": [], "words": []}
+        return {
+            "viewer": viewer,
+            "plays": False,
+            "my_move": False,
+            "legal_moves": [],
+            "words": [],
+            "resign_question": None,
+        }
     mine = result.to_move == viewer and result.status == "active"
     legal = result.legal_move_texts() if mine else []
     words = [m for m in legal if m in view.extra_commands]
@@ -182,6 +192,8 @@ def player_extras(view: GameView, viewer: str | None) -> dict[str, Any]:
         "my_move": mine,
         "legal_moves": [m for m in legal if m not in view.extra_commands],
         "words": words,
+        # in a match, resigning resigns the match: the page says so beside the button
+        "resign_question": result.resign_question(viewer),
     }
 
 

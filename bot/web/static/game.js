@@ -96,6 +96,9 @@ function showPlayers(view) {
     if (view.winners.includes(name)) li.append(badge("won", "win"));
   }
   document.getElementById("rating-words").textContent = view.rating_words;
+  const matchWords = document.getElementById("match-words");
+  matchWords.textContent = view.match_words || "";
+  matchWords.hidden = !view.match_words;
 }
 
 function badge(text, extra) {
