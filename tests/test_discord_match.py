@@ -6,6 +6,7 @@ Also: a proposal's buttons are closed once a move voids it."""
 
 from __future__ import annotations
 
+import copy
 import html
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -200,3 +201,46 @@ async def test_the_web_page_shows_the_match_goes_to_its_next_game_and_says_what_
     assert f"<p>{html.escape(view['resign_question'])}</p>" in page.text and "Resign the match</button>" in page.text
     ended = f"Match to 3: alice {int(winner == 'alice')}, bob {int(winner == 'bob')}"
     assert f'id="match-words">{ended}' in first.text  # the game that ended says what it did to the match
+
+
+async def test_a_move_that_voids_a_proposal_closes_its_buttons(discord_world: World, tmp_path: Path) -> None:
+    w = discord_world
+    fake = w.fake
+    async with pbm_running(fake, tmp_path / "pbm.sqlite3") as bot:
+        table = await start_game(fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        await table.move_and_wait(w.alice, "c3")
+        await fake.reply(await fake.slash(w.alice, table.thread.id, "propose", {"what": "undo"}))
+        proposal = table.last_post()
+        as_shown = copy.deepcopy(proposal)  # a client that still shows the buttons
+        await table.move_and_wait(w.bob, "d4")  # the game moves on: the takeback no longer holds
+        closed = await fake.wait_for(lambda: proposal.components == [] and proposal, what="buttons removed")
+        pressed = await fake.reply(await fake.click(w.bob, as_shown, "pbm:p:1:1:a"))
+        await table.move_and_wait(w.alice, "b2")  # closed once: a later move does not touch it again
+        history = await bot.actions.history(1)
+        row = await bot.actions.store.load_proposal(1)
+    assert closed.text().endswith("\nNo longer open: the game moved on before everyone answered.")
+    assert closed.text().count("No longer open") == 1
+    assert pressed.ephemeral and pressed.text() == "proposal 1 is no longer open"
+    assert [line.split(": ", 1)[1] for line in history.items] == ["c3", "d4", "b2"]  # the press changed nothing
+    assert (row.status, row.message_id) == ("void", None)
+
+
+async def test_a_press_on_a_proposal_voided_where_nothing_was_posted_closes_it(
+    discord_world: World, tmp_path: Path
+) -> None:
+    w = discord_world
+    fake = w.fake
+    async with pbm_running(fake, tmp_path / "pbm.sqlite3") as bot:
+        table = await start_game(fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        await table.move_and_wait(w.alice, "c3")
+        await fake.reply(await fake.slash(w.alice, table.thread.id, "propose", {"what": "undo"}))
+        proposal = table.last_post()
+        assert (await bot.actions.move(1, "bob", "d4")).ok  # played in the console: nothing posted in Discord
+        still = proposal.custom_ids()
+        pressed = await fake.reply(await fake.click(w.bob, proposal, "pbm:p:1:1:a"))
+        await fake.wait_for(lambda: proposal.components == [], what="buttons removed")
+        shown = await bot.actions.show(1)
+    assert still == ["pbm:p:1:1:a", "pbm:p:1:1:r"]
+    assert pressed.ephemeral and pressed.text() == "proposal 1 is no longer open"
+    assert proposal.text().endswith("\nNo longer open: the game moved on before everyone answered.")
+    assert shown.move_number == 2 and shown.to_move == "alice"  # the press took nothing back

@@ -14,6 +14,7 @@ from bot.actions import Result
 from bot.board_files import caption_3d
 from bot.discord.followups import answer, defer_publicly
 from bot.discord.ports import bot_of
+from data.store import NotFoundError
 from render import has_3d
 from rules.base import GameError
 
@@ -300,13 +301,19 @@ class ProposalButton(
         current = await store.open_proposal(self.game_id)
         if current is None or current.id != self.proposal_id:
             await answer(interaction, f"proposal {self.proposal_id} is no longer open", ephemeral=True)
+            try:
+                pressed = await store.load_proposal(self.proposal_id)
+            except NotFoundError:
+                return
+            if pressed.game_id == self.game_id and pressed.status == "void" and pressed.message_id is not None:
+                await bot.front.close_void(pressed, interaction.message)  # its buttons go: nothing to press
             return
         result = await bot.actions.answer(self.game_id, player, accept=self.answer == "a")
         if not result.ok:
             await answer(interaction, result.message, ephemeral=True)
             settled = await store.load_proposal(self.proposal_id)
-            if settled.status != "open":  # void: the game moved on
-                await bot.front.close_proposal(self.proposal_id, result.message, interaction.message)
+            if settled.status == "void" and settled.message_id is not None:  # the game moved on
+                await bot.front.close_void(settled, interaction.message)
             return
         if result.status == "open":
             await _append_line(interaction.message, result.message)

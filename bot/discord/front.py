@@ -29,7 +29,7 @@ from bot.discord.buttons import move_view
 from bot.discord.followups import Upload
 from bot.discord.layout import turn_layout, turn_text
 from bot.identity import player_of_discord_account
-from data.store import GameRow, NotFoundError, StaleWriteError
+from data.store import GameRow, NotFoundError, ProposalRow, StaleWriteError
 
 log = logging.getLogger("pbm.discord")
 
@@ -45,6 +45,8 @@ REPOST_GRACE = 10.0
 PLAIN_LIMIT = 2000
 #: ends the mark of a board whose post failed: nobody is posting it, the next sweep does
 FAILED = " failed"
+#: the line a proposal's message ends with once the game moved on before it was answered (its buttons are gone)
+VOID_LINE = "No longer open: the game moved on before everyone answered."
 #: what each permission is called in Discord's settings, for messages to users and admins
 PERMISSION_NAMES = {
     "create_public_threads": "Create Public Threads",
@@ -350,6 +352,7 @@ class Front:
             return await self._failed(result, [self._describe(exc, thread)], nonce)
         # the mark of this post (its commit's, or its failure's); a post nobody marked clears any earlier failure
         await self.store.clear_unposted(result.game_id, (nonce, nonce + FAILED) if marked else ())
+        await self.close_void_proposals(result)
         problems += await self._direct_messages(result, watchers)
         return Posted(thread, message, problems)
 
@@ -505,6 +508,20 @@ class Front:
             )
         except discord.HTTPException as exc:
             log.warning("could not close the message of proposal %s: %s", proposal_id, exc)
+
+    async def close_void_proposals(self, result: Result) -> None:
+        """A proposal the game moved on from (voided by the commit of a move, a resignation, the end of a match's
+        game) loses its Accept and Reject buttons, its message saying why; see :meth:`close_void`."""
+        for game_id in dict.fromkeys(g for g in (result.game_id, result.finished_game) if g is not None):
+            proposal = await self.store.last_proposal(game_id)
+            if proposal is not None and proposal.status == "void" and proposal.message_id is not None:
+                await self.close_void(proposal)
+
+    async def close_void(self, proposal: ProposalRow, message: discord.Message | None = None) -> None:
+        """Close the message of a proposal the game moved on from (``message``: when the caller has it), once:
+        where it is is forgotten after."""
+        await self.close_proposal(proposal.id, VOID_LINE, message)
+        await self.store.forget_proposal_message(proposal.id)
 
     async def _dm(self, user_id: int, text: str) -> bool:
         try:
