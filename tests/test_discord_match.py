@@ -201,6 +201,8 @@ async def test_the_web_page_shows_the_match_goes_to_its_next_game_and_says_what_
     assert f"<p>{html.escape(view['resign_question'])}</p>" in page.text and "Resign the match</button>" in page.text
     ended = f"Match to 3: alice {int(winner == 'alice')}, bob {int(winner == 'bob')}"
     assert f'id="match-words">{ended}' in first.text  # the game that ended says what it did to the match
+    assert 'The match goes on in <a href="/g/2">game 2</a>.' in first.text
+    assert view["next_game"] is None and '<p id="next-game" hidden>' in page.text
 
 
 async def test_a_move_that_voids_a_proposal_closes_its_buttons(discord_world: World, tmp_path: Path) -> None:

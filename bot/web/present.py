@@ -16,7 +16,7 @@ from bot.actions import Actions, Result
 from bot.correspondence.clock import Clock
 from bot.turn_text import clock_words, headline, match_words, rating_words
 from bot.web.boards import TOP, BoardCache, board_of, view_refusal
-from data.store import NotFoundError, StoreError
+from data.store import GameRow, NotFoundError, StoreError
 from rules import registry
 from rules.base import GameError
 
@@ -43,6 +43,8 @@ class GameView:
     channel_id: int | None
     extra_commands: tuple[str, ...]
     as_of: float = 0.0
+    #: the game that followed this one in its Backgammon match (``None``: none, or not yet)
+    next_game: int | None = None
     data: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -122,9 +124,19 @@ async def game_view(
         channel_id=row.channel_id,
         extra_commands=tuple(game.extra_commands),
         as_of=actions.store.now(),
+        next_game=await next_match_game(actions, row),
     )
     view.data = _public_data(view, row.players)
     return view
+
+
+async def next_match_game(actions: Actions, row: GameRow) -> int | None:
+    """The game that followed ``row``'s in its Backgammon match, where the match goes on (``None``: a game that
+    is no match's, still running, or the match's last)."""
+    if row.match_id is None or row.match_game is None or row.status == "active":
+        return None
+    games = await actions.store.match_game_ids(row.match_id)
+    return games[row.match_game] if len(games) > row.match_game else None
 
 
 def _public_data(view: GameView, seats: list[str]) -> dict[str, Any]:
@@ -159,6 +171,7 @@ def _public_data(view: GameView, seats: list[str]) -> dict[str, Any]:
         # a Backgammon match's game: the match as --json gives it, and where it stands in words (None, "": none)
         "match": result.match(),
         "match_words": match_words(result),
+        "next_game": view.next_game,
         "options": view.options,
         "rules": view.rules,
         "board": view.board,

@@ -99,6 +99,13 @@ function showPlayers(view) {
   const matchWords = document.getElementById("match-words");
   matchWords.textContent = view.match_words || "";
   matchWords.hidden = !view.match_words;
+  const nextGame = document.getElementById("next-game");
+  nextGame.hidden = !view.next_game;
+  if (view.next_game) {
+    const link = nextGame.querySelector("a");
+    link.href = `/g/${view.next_game}`;
+    link.textContent = `game ${view.next_game}`;
+  }
 }
 
 function badge(text, extra) {
