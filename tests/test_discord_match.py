@@ -51,6 +51,7 @@ async def test_the_next_game_of_a_match_goes_on_in_the_same_thread_and_pings_its
     async with pbm_running(w.fake, tmp_path / "pbm.sqlite3") as bot:
         table = await start_game(w.fake, w.channel, "backgammon", [w.alice, w.bob], options="-match=2")
         dropper = await to_a_double(bot.actions, 1)
+        await w.fake.reply(await w.fake.slash(w.carol, table.thread.id, "watch", {"game": 1}))
         before = table.last_post().id
         answer = await w.fake.reply(await w.fake.slash(user_of(w, dropper), table.thread.id, "drop"))
         turn = await w.fake.next_message(table.thread.id, after=before, timeout=10)
@@ -69,7 +70,8 @@ async def test_the_next_game_of_a_match_goes_on_in_the_same_thread_and_pings_its
     assert f"Match to 2: {score}; game 2 is the Crawford game: no doubling" in lines
     assert "Backgammon game 2 started: alice, bob (-match=2); 7 days per move" in lines
     assert f"Match 1 to 2, game 2: {score} (the Crawford game: no doubling)" in "\n".join(lines)
-    assert turn.pinged == [user_of(w, str(second.to_move))] and not turn.silent
+    assert turn.pinged == [user_of(w, str(second.to_move)), w.carol] and not turn.silent
+    assert f"-# watching: <@{w.carol}>" in lines  # carol watched game 1: she follows the match into game 2
     assert [a.filename for a in turn.attachments] == ["backgammon-2.png"]
     assert posts == 2  # the opening board of game 1, then this one: no double
     assert marks == []

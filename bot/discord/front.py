@@ -314,6 +314,8 @@ class Front:
         movers = await self.mentions([p for p in to_ping if is_their_move(result, p)])
         others = await self.mentions([p for p in to_ping if not is_their_move(result, p)])
         pinged = movers + others
+        if result.finished_game is not None:  # a match went on in a new game: its spectators follow it there
+            await self._carry_watchers(result.finished_game, result.game_id)
         watchers = await self._watchers(result.game_id)
         mention_watchers = [discord.Object(int(uid)) for uid, mode in watchers.items() if mode == "mention"]
         pings = []
@@ -546,6 +548,16 @@ class Front:
                 watchers[str(user_id)] = mode
             await self.store.set_meta(f"watchers:{game_id}", json.dumps(watchers))
             return True
+
+    async def _carry_watchers(self, from_game: int, to_game: int) -> None:
+        """The spectators of a match's game that ended watch its next game too, as they chose (each again is
+        harmless: their choice in the new game stands)."""
+        async with self._watchers_lock:
+            earlier = await self._watchers(from_game)
+            if not earlier:
+                return
+            now = await self._watchers(to_game)
+            await self.store.set_meta(f"watchers:{to_game}", json.dumps({**earlier, **now}))
 
     async def _watchers(self, game_id: int) -> dict[str, str]:
         raw = await self.store.get_meta(f"watchers:{game_id}")
