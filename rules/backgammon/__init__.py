@@ -677,25 +677,19 @@ class BackgammonState(GameState):
     def resign(self, player: int) -> list[Event]:
         """As every game resigns; in a match, a resignation queued out of turn says it is the match's."""
         events = super().resign(player)
-        if self.match is None or not events[0].data.get("queued"):
-            return events
-        text = f"{self.name(player)} will resign the match when their turn comes"
-        return [Event(events[0].kind, text, player, events[0].data), *events[1:]]
+        if self.match is not None and events[0].data.get("queued"):
+            text = f"{self.name(player)} will resign the match when their turn comes"
+            events[0] = Event(events[0].kind, text, player, events[0].data)
+        return events
 
     def _resign(self, player: int, *, timed_out: bool = False) -> list[Event]:
         """As every game resigns; in a match, the resignation is said to be the match's, and its winner's line is
         what it did to the match (``alice wins the match to 5; the score stood at alice 1, bob 3``), said once."""
         events = super()._resign(player, timed_out=timed_out)
-        if self.match is None or self._outcome is None:
-            return events
-        told = []
-        for event in events:
-            if event.kind == "resign":
-                event = Event(event.kind, f"{self.name(player)} resigned the match", event.player, event.data)
-            elif event.kind == "win":
-                event = Event(event.kind, self.match_text(), event.player, event.data)
-            told.append(event)
-        return told
+        if self.match is not None and self._outcome is not None:
+            words = {"resign": f"{self.name(player)} resigned the match", "win": self.match_text()}
+            events = [Event(e.kind, words.get(e.kind, e.text), e.player, e.data) for e in events]
+        return events
 
     # ---- text board --------------------------------------------------------------------------------------
 
