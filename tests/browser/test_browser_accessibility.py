@@ -1,0 +1,97 @@
+"""Accessibility in a real browser: axe-core's rules on every kind of page (lobby, game as a viewer and as a
+player, replay, ratings, profile, help, settings, sign-in, a refusal), in light and in dark, on a phone and on a
+desktop: no serious or critical violation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.live import LiveSite, expect
+
+#: the impacts that fail a page (axe's "minor" and "moderate" are reported by axe but not counted here)
+FAILING = ("serious", "critical")
+
+
+def games(site: LiveSite) -> dict[str, int]:
+    """One game of each kind (Druid under way, the others just started), a finished game (so the ratings have
+    rows) and challenges in the lobby: the pages have everything they can show."""
+    act = site.actions
+    ids = {}
+    for name, options in (("druid", ["-size=5"]), ("backgammon", []), ("dragons", []), ("drogo", [])):
+        ids[name] = site.run(act.challenge(name, ["alice", "bob"], options, start=True)).game_id
+    for number, move in enumerate(("c3", "b2", "d4")):
+        assert site.run(act.move(ids["druid"], ("alice", "bob")[number % 2], move)).ok
+    finished = site.run(act.challenge("druid", ["carol", "alice"], ["-size=5"], start=True)).game_id
+    assert site.run(act.resign(finished, "carol")).ok
+    ids["finished"] = finished
+    assert site.run(act.challenge("druid", ["carol", "open"], ["-size=7"])).ok
+    assert site.run(act.challenge("drogo", ["bob", "alice"], [])).ok
+    return ids
+
+
+def violations(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on the page as shown, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [
+        f"{page.url}: {v['id']} ({v['impact']}): {v['help']}: " + "; ".join(n["target"][0] for n in v["nodes"][:4])
+        for v in found
+        if v["impact"] in FAILING
+    ]
+
+
+def pages_of(site: LiveSite, ids: dict[str, int]) -> list[str]:
+    druid = ids["druid"]
+    return [
+        "/",
+        *(f"/g/{ids[name]}" for name in ("druid", "backgammon", "dragons", "drogo", "finished")),
+        f"/g/{druid}?view=3d",
+        f"/g/{druid}?at=1",
+        f"/g/{druid}/replay",
+        "/ratings/druid",
+        "/u/alice",
+        "/help",
+        "/help/druid",
+        "/help/backgammon",
+        "/signin",
+        "/g/999",
+    ]
+
+
+@pytest.mark.parametrize(("size", "scheme"), [("desktop", "light"), ("desktop", "dark"), ("phone", "dark")])
+def test_no_serious_accessibility_violations(site: LiveSite, new_page: Any, size: str, scheme: str) -> None:
+    ids = games(site)
+    found: list[str] = []
+    visitor = new_page(size, scheme)
+    for path in pages_of(site, ids):
+        visitor.goto(site.url(path))
+        found += violations(visitor)
+    visitor.goto(site.link("alice"))
+    found += violations(visitor)  # the sign-in link's page
+
+    waiting = new_page(size, scheme)
+    site.sign_in(waiting, "alice")
+    for path in ("/", f"/g/{ids['drogo']}", "/settings", "/u/alice"):
+        waiting.goto(site.url(path))
+        found += violations(waiting)
+    waiting.goto(site.url(f"/g/{ids['druid']}"))
+    waiting.get_by_text("Resign, propose, queue").click()
+    found += violations(waiting)  # waiting for bob: the queue form open
+
+    mover = new_page(size, scheme)
+    site.sign_in(mover, "bob")
+    mover.goto(site.url(f"/g/{ids['druid']}"))
+    found += violations(mover)  # a player to move: the move form
+    mover.get_by_label("Move", exact=True).fill("e5")
+    mover.get_by_role("button", name="Preview").click()
+    expect(mover.get_by_role("heading", name="Preview: not played yet")).to_be_visible()
+    found += violations(mover)  # the preview of a move
+    mover.get_by_role("button", name="Cancel").click()
+    mover.get_by_label("Move", exact=True).fill("z9")
+    mover.get_by_role("button", name="Preview").click()
+    expect(mover.locator("#status-error")).to_be_visible()
+    found += violations(mover)  # a refused move's line
+    assert found == [], "\n".join(found)
