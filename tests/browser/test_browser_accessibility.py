@@ -8,27 +8,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser.live import LiveSite, expect
+from tests.browser.live import LiveSite, expect, sample_games
 
 #: the impacts that fail a page (axe's "minor" and "moderate" are reported by axe but not counted here)
 FAILING = ("serious", "critical")
-
-
-def games(site: LiveSite) -> dict[str, int]:
-    """One game of each kind (Druid under way, the others just started), a finished game (so the ratings have
-    rows) and challenges in the lobby: the pages have everything they can show."""
-    act = site.actions
-    ids = {}
-    for name, options in (("druid", ["-size=5"]), ("backgammon", []), ("dragons", []), ("drogo", [])):
-        ids[name] = site.run(act.challenge(name, ["alice", "bob"], options, start=True)).game_id
-    for number, move in enumerate(("c3", "b2", "d4")):
-        assert site.run(act.move(ids["druid"], ("alice", "bob")[number % 2], move)).ok
-    finished = site.run(act.challenge("druid", ["carol", "alice"], ["-size=5"], start=True)).game_id
-    assert site.run(act.resign(finished, "carol")).ok
-    ids["finished"] = finished
-    assert site.run(act.challenge("druid", ["carol", "open"], ["-size=7"])).ok
-    assert site.run(act.challenge("drogo", ["bob", "alice"], [])).ok
-    return ids
 
 
 def violations(page: Any) -> list[str]:
@@ -63,7 +46,7 @@ def pages_of(site: LiveSite, ids: dict[str, int]) -> list[str]:
 
 @pytest.mark.parametrize(("size", "scheme"), [("desktop", "light"), ("desktop", "dark"), ("phone", "dark")])
 def test_no_serious_accessibility_violations(site: LiveSite, new_page: Any, size: str, scheme: str) -> None:
-    ids = games(site)
+    ids = sample_games(site)
     found: list[str] = []
     visitor = new_page(size, scheme)
     for path in pages_of(site, ids):
