@@ -2,6 +2,7 @@
 desktop), in light and dark, as a visitor and as the player to move.
 
     PYTHONPATH=. python -m tests.browser.shots [OUT_DIR [PAGE ...]]     (default: /tmp/pbm-shots, every page)
+    PYTHONPATH=. python -m tests.browser.shots --readme                 (docs/web-game.png, shown by the README)
 
 The pages come from a temporary database with a game of each kind under way (the same games the accessibility
 test reads), served as the browser tests serve them; the PNGs are named ``<page>-<width>-<scheme>.png``.
@@ -12,14 +13,17 @@ from __future__ import annotations
 import contextlib
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.browser.live import SIZES, BackgroundLoop, LiveSite, find_chromium, missing_browser, sample_games
+from tests.browser.live import SIZES, BackgroundLoop, Chromium, LiveSite, missing_browser, sample_games
 from tests.webtools import serving
 
 #: moves that would end a game or stop it on a question (the pictures show games under way)
-AVOIDED = ("resign", "double", "drop")
+AVOIDED = ("resign", "double", "drop", "manual", "auto")
+#: the README's picture: a Backgammon game under way on a desktop, in light (the browser's window, not the page)
+README_SHOT = Path(__file__).resolve().parents[2] / "docs" / "web-game.png"
 
 
 def play_some(site: LiveSite, game_id: int, moves: int) -> None:
@@ -55,14 +59,11 @@ def pages(ids: dict[str, int]) -> list[tuple[str, str, bool]]:
     ]
 
 
-def shoot(out: Path, only: list[str] | None = None) -> list[Path]:
-    """Save the screenshots of every page (or of those named in ``only``) in ``out``; the files written."""
-    from playwright.sync_api import sync_playwright
-
-    out.mkdir(parents=True, exist_ok=True)
+@contextlib.contextmanager
+def sample_site() -> Iterator[tuple[LiveSite, dict[str, int]]]:
+    """The web UI on a temporary database with the sample games, a few more moves made in each."""
     background = BackgroundLoop()
     stack = contextlib.AsyncExitStack()
-    written: list[Path] = []
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "pbm.sqlite3"
         site = LiveSite(background, background.run(stack.enter_async_context(serving(db, live=True))), db)
@@ -70,17 +71,42 @@ def shoot(out: Path, only: list[str] | None = None) -> list[Path]:
             ids = sample_games(site)
             for name, moves in (("backgammon", 9), ("dragons", 6), ("drogo", 6)):
                 play_some(site, ids[name], moves)
-            player = site.run(site.actions.players_of(ids["druid"]))[1]  # bob is to move in the Druid game
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=find_chromium(), args=["--no-sandbox"])
-                for viewport in SIZES.values():
-                    for scheme in ("light", "dark"):
-                        written += _shoot_all(site, browser, ids, player, out, viewport, scheme, only)
-                browser.close()
+            yield site, ids
         finally:
             background.run(stack.aclose())
             background.close()
+
+
+def shoot(out: Path, only: list[str] | None = None) -> list[Path]:
+    """Save the screenshots of every page (or of those named in ``only``) in ``out``; the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    chromium = Chromium()
+    written: list[Path] = []
+    with sample_site() as (site, ids):
+        player = site.run(site.actions.players_of(ids["druid"]))[1]  # bob is to move in the Druid game
+        try:
+            for viewport in SIZES.values():
+                for scheme in ("light", "dark"):
+                    written += _shoot_all(site, chromium.browser(), ids, player, out, viewport, scheme, only)
+        finally:
+            chromium.stop()
     return written
+
+
+def shoot_readme(target: Path = README_SHOT) -> Path:
+    """The README's picture (:data:`README_SHOT`)."""
+    chromium = Chromium()
+    with sample_site() as (site, ids):
+        try:
+            context = chromium.browser().new_context(viewport=SIZES["desktop"], color_scheme="light")
+            tab = context.new_page()
+            tab.goto(site.url(f"/g/{ids['backgammon']}"))
+            tab.wait_for_load_state("networkidle")
+            tab.screenshot(path=str(target))
+            context.close()
+        finally:
+            chromium.stop()
+    return target
 
 
 def _shoot_all(
@@ -117,6 +143,9 @@ def main(argv: list[str]) -> int:
     if reason is not None:
         print(f"shots: {reason}", file=sys.stderr)
         return 2
+    if argv == ["--readme"]:
+        print(f"wrote {shoot_readme()}")
+        return 0
     out = Path(argv[0]) if argv else Path("/tmp/pbm-shots")
     written = shoot(out, argv[1:] or None)
     print(f"{len(written)} screenshots in {out}")
