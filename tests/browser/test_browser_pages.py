@@ -118,3 +118,22 @@ def test_the_3d_view_is_a_toggle_that_stays_live(site: LiveSite, desktop: Any) -
     expect(desktop).to_have_url(site.url(f"/g/{game_id}"))
     expect(top).to_have_attribute("aria-current", "true")
     expect(board).to_have_attribute("aria-label", "Druid 1: alice to move (move 3): the board")
+
+
+def test_the_settings_show_what_is_set_and_save_it(site: LiveSite, phone: Any) -> None:
+    site.sign_in(phone, "alice")
+    phone.get_by_role("link", name="Settings").click()
+    previews = phone.get_by_role("group", name="Preview every move first (Discord; the web always previews)")
+    dms = phone.get_by_role("group", name="DMs about your turns (Discord)")
+    expect(previews.get_by_role("radio", name="off")).to_be_checked()
+    expect(dms.get_by_role("radio", name="off")).to_be_checked()
+    previews.get_by_role("radio", name="on").check()
+    phone.get_by_label("Time zone").fill("Europe/Paris")
+    phone.get_by_role("button", name="Save").click()
+    expect(phone.get_by_role("status")).to_have_text("Saved.")
+    expect(
+        phone.get_by_text("alice: time zone Europe/Paris, quiet hours none, preview before each move on")
+    ).to_be_visible()
+    phone.reload()
+    expect(previews.get_by_role("radio", name="on")).to_be_checked()  # what is set is what the form shows
+    expect(dms.get_by_role("radio", name="off")).to_be_checked()
