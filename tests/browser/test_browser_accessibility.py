@@ -1,6 +1,7 @@
 """Accessibility in a real browser: axe-core's rules on every kind of page (lobby, game as a viewer and as a
 player, replay, ratings, profile, help, settings, sign-in, a refusal), in light and in dark, on a phone and on a
-desktop: no serious or critical violation."""
+desktop, and with each way of signing in on offer (trusted local play's "Play as", Discord): no serious or critical
+violation."""
 
 from __future__ import annotations
 
@@ -77,4 +78,21 @@ def test_no_serious_accessibility_violations(site: LiveSite, new_page: Any, size
     mover.get_by_role("button", name="Preview").click()
     expect(mover.locator("#status-error")).to_be_visible()
     found += violations(mover)  # a refused move's line
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_sign_in_choices_have_no_serious_violations(make_site: Any, new_page: Any, scheme: str) -> None:
+    local = make_site(local=True)  # trusted local play: the "Play as" field in every page's header
+    ids = sample_games(local)
+    page = new_page("phone", scheme)
+    found: list[str] = []
+    for path in ("/", f"/g/{ids['druid']}", "/signin"):
+        page.goto(local.url(path))
+        expect(page.get_by_label("Play as")).to_be_visible()
+        found += violations(page)
+    discord = make_site(oauth=True)  # "Sign in with Discord"
+    page.goto(discord.url("/signin"))
+    expect(page.get_by_role("link", name="Sign in with Discord")).to_be_visible()
+    found += violations(page)
     assert found == [], "\n".join(found)

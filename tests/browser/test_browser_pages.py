@@ -1,6 +1,7 @@
 """The web UI's pages in a real browser: a move made at the console reaches open pages by itself within a second
-(Server-Sent Events), the replay steps by its slider and by the arrow keys, the new-challenge form shows a mistake
-beside its field, and Druid's 3D view is a toggle that stays live."""
+(Server-Sent Events), the replay steps by its slider and by the arrow keys and plays by itself, the new-challenge
+form shows a mistake beside its field, Druid's 3D view is a toggle that stays live, and the settings form shows what
+is set."""
 
 from __future__ import annotations
 
@@ -72,6 +73,14 @@ def test_a_replay_steps_by_slider_and_arrow_keys(site: LiveSite, desktop: Any) -
     expect(slider).to_have_value("0")
     desktop.get_by_role("link", name="Next position").click()
     expect(caption).to_have_text("1. alice: c3")
+
+    play = desktop.get_by_role("button", name="Play")
+    desktop.keyboard.press(" ")  # the space bar plays: a position every 0.9 s, then it stops at the end
+    expect(desktop.locator("#play")).to_have_attribute("aria-pressed", "true")
+    expect(desktop.locator("#play")).to_have_text("Pause")
+    expect(caption).to_have_text("3. alice: d4", timeout=5000)
+    expect(play).to_have_attribute("aria-pressed", "false")
+    expect(slider).to_have_value("3")
 
 
 def test_a_challenge_mistake_is_shown_beside_its_field(site: LiveSite, phone: Any) -> None:
