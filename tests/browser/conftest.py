@@ -7,8 +7,8 @@ under ``CI=true``, where a missing browser fails them with one clear line: CI in
 
 The fixtures:
 
-* ``chromium``: one browser for all of them (launching one costs about a second and much memory), stopped after
-  the last browser test of a run;
+* ``chromium``: one browser for all of them (launching one costs about a second and much memory), stopped when
+  the next test is not a browser test;
 * ``new_page(size, scheme)``: a page in a fresh context (its own cookies), ``"phone"`` (360x740) or ``"desktop"``
   (1280x800), ``"light"`` or ``"dark"`` (``prefers-color-scheme``); closed after the test. ``phone`` and
   ``desktop`` are one of each, in light;
@@ -18,6 +18,10 @@ The fixtures:
   moves (:meth:`LiveSite.console`); a player signs in through a one-time link (:meth:`LiveSite.sign_in`), in
   trusted local play by the "Play as" field (:meth:`LiveSite.play_as`), or through the fake Discord's OAuth2
   (``make_site(oauth=True)``, :attr:`LiveSite.discord`).
+
+:mod:`tests.browser.live` holds the rest: Playwright's ``expect`` (imported from there, so that a machine without
+Playwright skips these tests instead of failing to import them) and ``sample_games`` (a game of each kind, a
+finished one, challenges).
 """
 
 from __future__ import annotations
