@@ -118,6 +118,7 @@ class FakeState:
         }
 
     def _now(self) -> float:
+        """The fake's clock: the given clock (or the event loop's time) plus what :meth:`advance` added."""
         base = self._clock() if self._clock is not None else asyncio.get_running_loop().time()
         return base + self._skew
 
@@ -126,44 +127,53 @@ class FakeState:
         self._skew += seconds
 
     async def _notify(self) -> None:
+        """Wake every :meth:`wait_for`: something the fake records has changed."""
         assert self._changed is not None
         async with self._changed:
             self._changed.notify_all()
 
     def _told(self, message: Message) -> None:
+        """Tell the :meth:`watch` callbacks of a message the bot created or edited."""
         for callback in self._watchers:
             callback(message)
 
     def _new_user(self, name: str, *, bot: bool = False) -> int:
+        """A new user (not a member of any guild yet); returns the id."""
         uid = p.snowflake()
         self.users[uid] = p.user(uid, name, bot=bot)
         return uid
 
     def _user(self, uid: int) -> dict[str, Any]:
+        """The user payload of ``uid``, or Discord's 404 / 10013 for a route to answer."""
         if uid not in self.users:
             raise ApiError(404, 10013, "Unknown User")
         return self.users[uid]
 
     def _channel(self, channel_id: int) -> dict[str, Any]:
+        """The channel payload of ``channel_id``, or Discord's 404 / 10003 for a route to answer."""
         if channel_id not in self.channels:
             raise ApiError(404, 10003, "Unknown Channel")
         return self.channels[channel_id]
 
     def _guild_of(self, channel_id: int) -> Guild | None:
+        """The guild a channel or thread is in (``None``: a DM or an unknown channel)."""
         gid = self.channels.get(channel_id, {}).get("guild_id")
         return self.guilds.get(int(gid)) if gid else None
 
     def _denials(self, channel_id: int) -> set[str]:
+        """Permissions withheld from the bot in a channel, its parent's included (a thread's parent)."""
         channel = self.channels.get(channel_id, {})
         parent = channel.get("parent_id")
         return self.denied.get(channel_id, set()) | (self.denied.get(int(parent), set()) if parent else set())
 
     def _require(self, channel_id: int, *permissions: str) -> None:
+        """Refuse with 403 / 50013 when the bot lacks any of ``permissions`` in the channel."""
         missing = self._denials(channel_id) & set(permissions)
         if missing:
             raise ApiError(403, 50013, "Missing Permissions")
 
     def _app_permissions(self, channel_id: int) -> int:
+        """The bot's permission bits in a channel, as an interaction's ``app_permissions`` carries them."""
         bits = p.ALL_PERMISSIONS
         for name in self._denials(channel_id):
             bits &= ~p.PERMISSION_BITS[name]
@@ -199,6 +209,7 @@ class FakeState:
             await session.dispatch(event, data)
 
     def _guild_payload(self, guild: Guild) -> dict[str, Any]:
+        """The guild as GUILD_CREATE and ``GET /guilds/{id}`` send it: its text channels and unarchived threads."""
         channels = [self.channels[c] for c in guild.channel_ids if c in self.channels]
         return {
             "id": str(guild.id),
