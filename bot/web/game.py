@@ -17,7 +17,7 @@ from aiohttp import web
 import render
 from bot.actions import InputError, Result, parse_number
 from bot.web.app import WebContext, context, page, refusal, sentence, viewer_of
-from bot.web.boards import TOP, board_png_bytes, draws_svg, svg_markup, view_refusal
+from bot.web.boards import TOP, board_png_bytes, svg_markup, view_refusal
 from bot.web.live import event, event_stream
 from bot.web.present import GameView, game_view, history_entries, player_extras, version_text
 from data.store import ProposalRow
@@ -164,15 +164,13 @@ async def _state_for_board(request: web.Request) -> tuple[WebContext, Result, st
 
 
 async def board_svg(request: web.Request) -> web.Response:
-    """``/g/<id>/board.svg`` (``?at=n``, ``?view=3d``): the board as SVG, for the games drawn as scenes."""
+    """``/g/<id>/board.svg`` (``?at=n``, ``?view=3d``): the board as SVG."""
     try:
         ctx, shown, view = await _state_for_board(request)
     except Refused as exc:
         return refusal(request, str(exc), exc.status)
     state = shown.state
     assert state is not None
-    if not draws_svg(state.game.name):
-        return refusal(request, f"{state.game.title} boards are drawn as PNG pictures for now.", 404)
     ratings = shown.seat_ratings() or None
     label = f"game {shown.game_id}: the board" + (" in 3D" if view == "3d" else "")
     svg = await ctx.boards.get(state, f"svg {ratings}", lambda: svg_markup(state, ratings, label, view), view)
@@ -278,12 +276,11 @@ async def replay_page(request: web.Request) -> web.Response:
 
 
 async def replay_json(request: web.Request) -> web.Response:
-    """``/g/<id>/replay.json``: the positions of the replay and how to draw each (SVG or PNG)."""
+    """``/g/<id>/replay.json``: the positions of the replay (each board is fetched as ``board.svg?at=n``)."""
     ctx = context(request)
     game_id = game_id_of(request)
     try:
-        result, frames = await _frames(ctx, game_id)
+        _result, frames = await _frames(ctx, game_id)
     except Refused as exc:
         return refusal(request, str(exc), exc.status)
-    kind = "svg" if draws_svg(result.game_type or "") else "png"
-    return web.json_response({"ok": True, "game_id": game_id, "board": kind, "frames": frames})
+    return web.json_response({"ok": True, "game_id": game_id, "frames": frames})

@@ -104,9 +104,7 @@ async def game_view(
     state = shown.state
     game = state.game
     label = f"{headline(shown)}: the board" + (" in 3D" if view == "3d" else "")
-    png_url = f"/g/{game_id}/board.png" + (f"?at={at}" if at is not None else f"?v={row.log_length}")
-    png_url += "" if view == TOP else f"&view={view}"
-    board = await board_of(boards, state, shown.seat_ratings() or None, label, png_url, view)
+    board = await board_of(boards, state, shown.seat_ratings() or None, label, view)
     version = version_text((row.log_length, row.deadline, row.status))
     rules = Clock.from_json(row.clock).rules.describe() if row.clock is not None else "untimed"
     view = GameView(
