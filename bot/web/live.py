@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -85,12 +86,14 @@ class Hub:
         publish: Callable[[int, str], Awaitable[bytes | None]],
         *,
         interval: float | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``interval`` is the poll's period (default by database); the background task runs only once
-        :meth:`start` is called (tests call :meth:`check` by hand instead)."""
+        """``interval`` is the poll's period (default by database), kept by ``monotonic``; the background task
+        runs only once :meth:`start` is called (tests call :meth:`check` by hand instead)."""
         self.store = store
         self.publish = publish
         self.interval = interval or (FALLBACK_SECONDS if store.announces_changes else POLL_SECONDS)
+        self.monotonic = monotonic
         self._watches: dict[int, set[Watch]] = {}
         self._versions: dict[int, Any] = {}
         self._heard: set[int] = set()
@@ -180,19 +183,22 @@ class Hub:
             self._stop_listening = None
 
     async def _run(self) -> None:
+        """Check the games heard of as soon as they are, and every watched game each :attr:`interval`: changes
+        heard (a NOTIFY, a move made here) never put the poll off."""
+        next_poll = self.monotonic() + self.interval
         while True:
             if not self._watches:
                 self._wake.clear()
                 await self._wake.wait()
-            try:
-                await asyncio.wait_for(self._wake.wait(), self.interval)
-            except TimeoutError:
-                heard = None  # the poll: every watched game
-            else:
-                self._wake.clear()
-                heard, self._heard = list(self._heard), set()
-            try:
-                await self.check(heard or None)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), max(0.0, next_poll - self.monotonic()))
+            self._wake.clear()
+            heard, self._heard = list(self._heard), set()
+            due = self.monotonic() >= next_poll
+            if due:
+                next_poll = self.monotonic() + self.interval
+            try:  # the poll (or a new page, heard of nothing): every watched game
+                await self.check(None if due or not heard else heard)
             except Exception:
                 log.exception("checking the watched games failed; trying again")
 

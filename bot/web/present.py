@@ -4,11 +4,23 @@ options, ratings, the result) that every viewer sees and Server-Sent Events push
 beside it (their legal moves and the game's one-word commands, their queued lines, a proposal to answer).
 
 Nothing here reads or writes a dice seed or a future roll: the public view names the fields it shows one by one.
+
+**Kept views** (:class:`Views`): a view is built once per game version (its log length, deadline and status: every
+move, clock pause and ending changes it), position (``?at=n``) and board view, and shared by every viewer, the
+pages and the event streams alike; the next move makes it stale. A request reads the game's version first (one
+primary-key read, shared by every request that waits for one at the same time: :class:`VersionReader`) so a page is
+never older than the request; a view is kept only when the version read before and after building it agree, so a
+move committed halfway through a build never hides behind a kept view. The newest :data:`VIEWS_KEPT` are kept.
+Pages also take a view at most :data:`FRESH_SECONDS` old: its clocks (seconds left, "6d 21h left") and the
+players' ratings change without a move.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +28,7 @@ from bot.actions import Actions, Result
 from bot.correspondence.clock import Clock
 from bot.turn_text import clock_words, headline, rating_words
 from bot.web.boards import TOP, BoardCache, board_of, view_refusal
-from data.store import NotFoundError, StoreError
+from data.store import NotFoundError, Store, StoreError
 from rules import registry
 from rules.base import GameError
 
@@ -24,6 +36,13 @@ from rules.base import GameError
 _HISTORY_LINE = re.compile(r"^\s*(?P<n>\d+)\. (?P<text>.*)$")
 #: the most move-list entries a view carries (the newest; the page says how many came before)
 HISTORY_SHOWN = 500
+#: views kept per process (each holds its board's SVG and the pages made from it: some 100 KB)
+VIEWS_KEPT = 128
+#: the oldest view a page is made from, in seconds (its clocks and ratings change without a move)
+FRESH_SECONDS = 1.0
+
+#: a game's version as the store reads it: (log length, deadline, status)
+Version = tuple[int, float | None, str]
 
 
 @dataclass
@@ -189,3 +208,128 @@ def game_title(name: str) -> str:
         return registry.get(name).title
     except GameError:
         return name.capitalize()
+
+
+class VersionReader:
+    """Reads games' versions, one query for every request waiting at the same time: a request joins the next
+    read to start (never one already running, which may have missed a commit the request has seen), so what it
+    gets is at least as new as the request."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._waiting: dict[int, list[asyncio.Future[Version | None]]] = {}
+        self._reading: asyncio.Task[None] | None = None
+        #: queries made (the benchmark and the tests count them)
+        self.reads = 0
+
+    async def read(self, game_id: int) -> Version | None:
+        """The game's version (``None``: there is no such game), read after this call began."""
+        waiter: asyncio.Future[Version | None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(game_id, []).append(waiter)
+        if self._reading is None:
+            self._reading = asyncio.create_task(self._read_all())
+        return await waiter
+
+    async def _read_all(self) -> None:
+        """Answer every waiting request, a batch at a time, until none waits."""
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting, {}
+                self.reads += 1
+                try:
+                    found = await self.store.game_versions(list(batch))
+                except Exception as exc:
+                    for waiters in batch.values():
+                        for waiter in waiters:
+                            if not waiter.done():
+                                waiter.set_exception(exc)
+                    continue
+                for game_id, waiters in batch.items():
+                    for waiter in waiters:
+                        if not waiter.done():
+                            waiter.set_result(found.get(game_id))
+        finally:
+            self._reading = None
+
+
+@dataclass
+class Kept:
+    """A view built for one version, when (the app's clock), and what is made from it for every viewer alike:
+    the pages by viewer kind (see :mod:`bot.web.game`) and the event the live pages get."""
+
+    view: GameView
+    built: float
+    pages: dict[Hashable, Any] = field(default_factory=dict)
+    event: bytes | None = None
+
+
+class Views:
+    """The kept views of the games being looked at (see the module docstring): by game, position and board
+    view, the newest :data:`VIEWS_KEPT`; concurrent requests for a view not built yet share one build."""
+
+    def __init__(
+        self, actions: Actions, boards: BoardCache, clock: Callable[[], float], size: int = VIEWS_KEPT
+    ) -> None:
+        self.actions = actions
+        self.boards = boards
+        self.clock = clock
+        self.size = size
+        self.versions = VersionReader(actions.store)
+        #: views built (the benchmark and the tests count them)
+        self.builds = 0
+        self._kept: OrderedDict[tuple[int, int | None, str], Kept] = OrderedDict()
+        self._building: dict[tuple[int, int | None, str], tuple[str, asyncio.Future[Kept | Result]]] = {}
+
+    async def get(
+        self, game_id: int, at: int | None = None, view: str = TOP, max_age: float | None = FRESH_SECONDS
+    ) -> Kept | Result:
+        """The view of the game as it stands now (after move ``at``), its board in ``view``: the kept one when it
+        is of the game's current version and at most ``max_age`` seconds old (``None``: any age), else built;
+        a refusal :class:`Result` as :func:`game_view` gives one."""
+        found = await self.versions.read(game_id)
+        if found is None:  # no such game: its refusal, worded by the actions
+            return await game_view(self.actions, self.boards, game_id, at, view)
+        wanted = version_text(found)
+        key = (game_id, at, view)
+        kept = self._kept.get(key)
+        if (
+            kept is not None
+            and kept.view.version == wanted
+            and (max_age is None or self.clock() - kept.built <= max_age)
+        ):
+            self._kept.move_to_end(key)
+            return kept
+        pending = self._building.get(key)
+        if pending is not None and pending[0] == wanted:  # built from reads after ours: as new as we need
+            return await asyncio.shield(pending[1])
+        return await self._build(key, wanted)
+
+    async def _build(self, key: tuple[int, int | None, str], wanted: str) -> Kept | Result:
+        """Build a view others may wait for; keep it only if the game's version read before (``wanted``) and
+        after the build agree with the view's own."""
+        future: asyncio.Future[Kept | Result] = asyncio.get_running_loop().create_future()
+        self._building[key] = (wanted, future)
+        try:
+            game_id, at, board = key
+            self.builds += 1
+            made = await game_view(self.actions, self.boards, game_id, at, board)
+            answer: Kept | Result = made if isinstance(made, Result) else Kept(made, self.clock())
+            if isinstance(answer, Kept) and answer.view.version == wanted:
+                after = await self.versions.read(game_id)
+                if after is not None and version_text(after) == wanted:
+                    self._keep(key, answer)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: a build nobody else waited for must not warn
+            raise
+        finally:
+            if self._building.get(key, (None, None))[1] is future:
+                del self._building[key]
+        future.set_result(answer)
+        return answer
+
+    def _keep(self, key: tuple[int, int | None, str], kept: Kept) -> None:
+        self._kept[key] = kept
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
