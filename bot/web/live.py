@@ -94,6 +94,7 @@ class Hub:
         self.publish = publish
         self.interval = interval or (FALLBACK_SECONDS if store.announces_changes else POLL_SECONDS)
         self.monotonic = monotonic
+        self._next_poll = monotonic() + self.interval
         self._watches: dict[int, set[Watch]] = {}
         self._versions: dict[int, Any] = {}
         self._heard: set[int] = set()
@@ -182,23 +183,26 @@ class Hub:
                 await self._stop_listening()
             self._stop_listening = None
 
+    async def step(self) -> int:
+        """Wait for a change to be heard (or a page to come) or for the poll, whichever is first, and check the
+        games heard of, or every watched game when the poll is due: changes heard (a NOTIFY, a move made here)
+        never put the poll off. How many games changed."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), max(0.0, self._next_poll - self.monotonic()))
+        self._wake.clear()
+        heard, self._heard = list(self._heard), set()
+        due = self.monotonic() >= self._next_poll
+        if due:
+            self._next_poll = self.monotonic() + self.interval
+        return await self.check(None if due or not heard else heard)
+
     async def _run(self) -> None:
-        """Check the games heard of as soon as they are, and every watched game each :attr:`interval`: changes
-        heard (a NOTIFY, a move made here) never put the poll off."""
-        next_poll = self.monotonic() + self.interval
         while True:
             if not self._watches:
                 self._wake.clear()
                 await self._wake.wait()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), max(0.0, next_poll - self.monotonic()))
-            self._wake.clear()
-            heard, self._heard = list(self._heard), set()
-            due = self.monotonic() >= next_poll
-            if due:
-                next_poll = self.monotonic() + self.interval
-            try:  # the poll (or a new page, heard of nothing): every watched game
-                await self.check(None if due or not heard else heard)
+            try:
+                await self.step()
             except Exception:
                 log.exception("checking the watched games failed; trying again")
 

@@ -9,8 +9,10 @@ Nothing here reads or writes a dice seed or a future roll: the public view names
 move, clock pause and ending changes it), position (``?at=n``) and board view, and shared by every viewer, the
 pages and the event streams alike; the next move makes it stale. A request reads the game's version first (one
 primary-key read, shared by every request that waits for one at the same time: :class:`VersionReader`) so a page is
-never older than the request; a view is kept only when the version read before and after building it agree, so a
-move committed halfway through a build never hides behind a kept view. The newest :data:`VIEWS_KEPT` are kept.
+never older than the request. A view is kept only when its own version (read after its position) is the one read
+before the build, so a move committed halfway through a build never hides behind a kept view (one committed later
+only makes its move list newer than its version, and the next request reads the new version and builds again).
+The newest :data:`VIEWS_KEPT` are kept.
 Pages also take a view at most :data:`FRESH_SECONDS` old: its clocks (seconds left, "6d 21h left") and the
 players' ratings change without a move.
 """
@@ -110,7 +112,7 @@ async def game_view(
     refused = view_refusal(shown.state.game.name, view)
     if refused is not None:
         return Result(ok=False, message=refused, game_id=game_id)
-    try:
+    try:  # read after the position, so the view's version is never older than what it shows (see Views)
         row = await actions.store.load_game(game_id)
     except NotFoundError as exc:
         return Result(ok=False, message=str(exc), game_id=game_id)
@@ -300,13 +302,17 @@ class Views:
             self._kept.move_to_end(key)
             return kept
         pending = self._building.get(key)
-        if pending is not None and pending[0] == wanted:  # built from reads after ours: as new as we need
+        if pending is not None and pending[0] == wanted:  # read after a read of our version: as new as we need
             return await asyncio.shield(pending[1])
         return await self._build(key, wanted)
 
+    def __len__(self) -> int:
+        """How many views are kept."""
+        return len(self._kept)
+
     async def _build(self, key: tuple[int, int | None, str], wanted: str) -> Kept | Result:
-        """Build a view others may wait for; keep it only if the game's version read before (``wanted``) and
-        after the build agree with the view's own."""
+        """Build a view others may wait for; keep it only if its own version is ``wanted``, the one read before
+        the build (see the module docstring)."""
         future: asyncio.Future[Kept | Result] = asyncio.get_running_loop().create_future()
         self._building[key] = (wanted, future)
         try:
@@ -315,9 +321,7 @@ class Views:
             made = await game_view(self.actions, self.boards, game_id, at, board)
             answer: Kept | Result = made if isinstance(made, Result) else Kept(made, self.clock())
             if isinstance(answer, Kept) and answer.view.version == wanted:
-                after = await self.versions.read(game_id)
-                if after is not None and version_text(after) == wanted:
-                    self._keep(key, answer)
+                self._keep(key, answer)
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: a build nobody else waited for must not warn
