@@ -10,16 +10,14 @@ one (:func:`render.has_3d`: Druid's and Drogo's monument seen from the front); t
 from __future__ import annotations
 
 import json
-import re
-import secrets
 from typing import Any
 
 import aiohttp_jinja2
-import markupsafe
 from aiohttp import web
 
 import render
 from bot.actions import InputError, Result, parse_number
+from bot.web import kept as cut
 from bot.web.app import WebContext, context, page, page_values, refusal, sentence, viewer_of
 from bot.web.boards import TOP, board_png_bytes, svg_markup, view_refusal
 from bot.web.live import event, event_stream
@@ -161,30 +159,22 @@ def _page_values(view: GameView, me: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-#: the stand-ins a kept page is rendered with, for what differs per request (random, so no game's text has them)
-_STAND_IN = f"pbm{secrets.token_hex(8)}"
-_STAND_INS = re.compile(f"{_STAND_IN}(csrf|player|path)")
-
-
 def kept_page(request: web.Request, kept: Kept, viewer: Viewer) -> web.Response:
-    """The game page of someone who does not play in it, made once per kept view and kind of viewer (signed in or
-    not, trusted local play or not) with stand-ins for the viewer's own parts (their form token, their name, the
-    page's address), which are put in per request, escaped as the template escapes them."""
+    """The game page of someone who does not play in it: made once per kept view and kind of viewer (signed in
+    or not, trusted local play or not) with stand-ins for the viewer's own parts (:mod:`bot.web.kept`), which are
+    put in per request; gzip-compressed for a browser that takes it."""
     kind = (viewer.player is not None, viewer.trusted)
-    pieces = kept.pages.get(kind)
-    if pieces is None:
-        stand_in = Viewer(_STAND_IN + "player" if viewer.player else None, None, _STAND_IN + "csrf", viewer.trusted)
+    made = kept.pages.get(kind)
+    if made is None:
+        stand_in = Viewer(cut.stand_in("player") if viewer.player else None, None, cut.stand_in("csrf"), viewer.trusted)
         me = player_extras(kept.view, stand_in.player) | {"queue": [], "proposal": None}
-        values = page_values(context(request), stand_in, _STAND_IN + "path") | _page_values(kept.view, me)
+        values = page_values(context(request), stand_in, cut.stand_in("path")) | _page_values(kept.view, me)
         values["error"] = ""
-        text = aiohttp_jinja2.render_string("game.html", request, values)
-        pieces = kept.pages[kind] = [
-            piece if k % 2 else piece.encode() for k, piece in enumerate(_STAND_INS.split(text))
-        ]
+        made = kept.pages[kind] = cut.KeptPage.cut(aiohttp_jinja2.render_string("game.html", request, values))
+    gzip = cut.accepts_gzip(request.headers.get("Accept-Encoding", ""))
     own = {"csrf": viewer.csrf, "player": viewer.player or "", "path": request.path_qs}
-    own_bytes = {name: str(markupsafe.escape(value)).encode() for name, value in own.items()}
-    body = b"".join(own_bytes[piece] if isinstance(piece, str) else piece for piece in pieces)
-    return web.Response(body=body, content_type="text/html", charset="utf-8", headers={"Cache-Control": "no-store"})
+    headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"} | ({"Content-Encoding": "gzip"} if gzip else {})
+    return web.Response(body=made.body(own, gzip), content_type="text/html", charset="utf-8", headers=headers)
 
 
 async def game_json(request: web.Request) -> web.Response:
