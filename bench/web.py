@@ -35,6 +35,7 @@ import aiohttp
 import psutil
 
 from bench.common import Row
+from bot.text import count
 
 #: where the server process's code is run from
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,6 +43,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PATIENCE = 30.0
 #: connections opened at once (the server's listen backlog is aiohttp's default, 128)
 CONNECT_BATCH = 100
+#: what every browser says it takes
+ENCODINGS = "Accept-Encoding: gzip, deflate, br, zstd\r\n"
 
 
 @dataclass(frozen=True)
@@ -56,14 +59,18 @@ class Size:
     streams: int = 1000
     stream_rounds: int = 5
     web_moves: int = 40
+    #: how long the viewers ask at random moments
+    steady_seconds: float = 10.0
     #: moves played before the pages are read (a game in its middle game: a board and a move list to show)
     setup_moves: int = 40
 
 
 FULL = Size()
-QUICK = Size(viewers=50, page_rounds=4, moved_rounds=2, streams=200, stream_rounds=2, web_moves=10)
+QUICK = Size(viewers=50, page_rounds=4, moved_rounds=2, streams=200, stream_rounds=2, web_moves=10, steady_seconds=3.0)
 #: the size the default test run uses
-TINY = Size(viewers=4, page_rounds=2, moved_rounds=1, streams=6, stream_rounds=1, web_moves=4, setup_moves=6)
+TINY = Size(
+    viewers=4, page_rounds=2, moved_rounds=1, streams=6, stream_rounds=1, web_moves=4, setup_moves=6, steady_seconds=0.5
+)
 
 # ---- the server process ------------------------------------------------------------------------------------------
 
@@ -118,6 +125,7 @@ async def serve(target: str, static: Path) -> None:
     app.router.add_get("/bench/bare", bare_stream)
     app.router.add_get("/bench/fire", fire)
     app.router.add_get("/bench/stats", stats)
+    app.router.add_get("/bench/tiny", lambda _request: _tiny())
     app.router.add_static("/bench/", static)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
@@ -128,6 +136,13 @@ async def serve(target: str, static: Path) -> None:
     finally:
         await runner.cleanup()
         await store.close()
+
+
+async def _tiny() -> Any:
+    """The floor: a 100-byte page, through the same server and middleware."""
+    from aiohttp import web
+
+    return web.Response(text="x" * 100, content_type="text/html")
 
 
 @dataclass
@@ -196,7 +211,7 @@ class Http(asyncio.Protocol):
         self._left = -1
         cookie = f"Cookie: {self.cookie}\r\n" if self.cookie else ""
         started = time.perf_counter()
-        self.transport.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}\r\n{cookie}\r\n".encode())
+        self.transport.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}\r\n{cookie}{ENCODINGS}\r\n".encode())
         status, size, ended = await asyncio.wait_for(self._done, PATIENCE)
         return status, size, ended - started
 
@@ -373,7 +388,10 @@ class Pages:
     png: list[float] = field(default_factory=list)
     moved: list[float] = field(default_factory=list)
     moved_png: list[float] = field(default_factory=list)
-    cpu: dict[str, list[float]] = field(default_factory=lambda: {"page": [], "png": []})
+    tiny: list[float] = field(default_factory=list)
+    steady: list[float] = field(default_factory=list)
+    steady_png: list[float] = field(default_factory=list)
+    cpu: dict[str, list[float]] = field(default_factory=lambda: {"page": [], "png": [], "tiny": []})
     sizes: dict[str, int] = field(default_factory=dict)
     failures: int = 0
 
@@ -383,7 +401,7 @@ async def measure_pages(srv: Server, size: Size, game: Game) -> Pages:
     viewers: list[Http] = await connected(
         srv.port, lambda: Http(host, f"pbm_csrf=viewer{random.getrandbits(64):016x}"), size.viewers
     )
-    paths = {"page": f"/g/{game.game_id}", "png": "/bench/board.png"}
+    paths = {"page": f"/g/{game.game_id}", "png": "/bench/board.png", "tiny": "/bench/tiny"}
     out = Pages()
 
     async def round_of(kind: str) -> list[float]:
@@ -395,20 +413,40 @@ async def measure_pages(srv: Server, size: Size, game: Game) -> Pages:
         return [seconds for _, _, seconds in answers]
 
     try:
-        for kind in ("page", "png"):  # warm: every connection open, the view built, the file in the page cache
+        for kind in paths:  # warm: every connection open, the view built, the file in the page cache
             await round_of(kind)
-        for kind in ("page", "png"):
             out.cpu[kind].clear()
         for _ in range(size.page_rounds):
             out.page += await round_of("page")
             out.png += await round_of("png")
+            out.tiny += await round_of("tiny")
         for _ in range(size.moved_rounds):
             await game.move()
             out.moved += await round_of("page")
             out.moved_png += await round_of("png")
+        await _steady(viewers, paths, size.steady_seconds, out)
     finally:
         close(viewers)
     return out
+
+
+async def _steady(viewers: list[Http], paths: dict[str, str], seconds: float, out: Pages) -> None:
+    """Every viewer asks at random moments, once a second on average (a Poisson stream of ``len(viewers)``
+    requests a second in all), for the page and the PNG in turn, for ``seconds``."""
+    rng = random.Random(28)
+    end = time.perf_counter() + seconds
+
+    async def viewer(http: Http, first: int) -> None:
+        for turn in range(first, 10**9):
+            await asyncio.sleep(rng.expovariate(1.0))
+            if time.perf_counter() >= end:
+                return
+            kind = ("page", "png")[turn % 2]
+            status, _, took = await http.get(paths[kind])
+            out.failures += status != 200
+            (out.steady if kind == "page" else out.steady_png).append(took)
+
+    await asyncio.gather(*(viewer(http, number) for number, http in enumerate(viewers)))
 
 
 @dataclass
@@ -523,6 +561,8 @@ class Report:
     stats: dict[str, int]
     page_bytes: int
     setup_moves: int
+    #: the server process's exit code (0: it stopped cleanly when told)
+    server_exit: int | None
 
 
 async def measure(size: Size, folder: Path, backend: str = "sqlite", target: str | None = None) -> Report:
@@ -550,7 +590,8 @@ async def measure(size: Size, folder: Path, backend: str = "sqlite", target: str
             stats = await _stats(srv)
     finally:
         await store.close()
-    return Report(backend, pages, live, moves, stats, pages.sizes.get("page", 0), size.setup_moves)
+    exit_code = srv.process.returncode
+    return Report(backend, pages, live, moves, stats, pages.sizes.get("page", 0), size.setup_moves, exit_code)
 
 
 async def _game(actions: Any, moves: int) -> Game:
@@ -580,7 +621,8 @@ def rows(size: Size, report: Report) -> list[Row]:
     pages, live, moves = report.pages, report.live, report.moves
     page, png = p95(pages.page) * 1000, p95(pages.png) * 1000
     moved, moved_png = p95(pages.moved) * 1000, p95(pages.moved_png) * 1000
-    cpu_page, cpu_png = (sum(pages.cpu[k]) / len(pages.cpu[k]) * 1e6 for k in ("page", "png"))
+    steady, steady_png = p95(pages.steady) * 1000, p95(pages.steady_png) * 1000
+    cpu_page, cpu_png, cpu_tiny = (sum(pages.cpu[k]) / len(pages.cpu[k]) * 1e6 for k in ("page", "png", "tiny"))
     last = [_last(r) for r in live.pbm]
     last_bare = [_last(r) for r in live.bare]
     fan = [_spread(r) for r in live.pbm]
@@ -590,16 +632,32 @@ def rows(size: Size, report: Report) -> list[Row]:
     return [
         Row(
             name,
-            f"game page (HTML + SVG), {size.viewers} viewers at once, p95",
+            f"game page (HTML + SVG), {size.viewers} viewers in the same instant, p95",
             page,
             "ms",
             "<= 30 ms",
             page <= 30 and pages.failures == 0,
             peer=f"same board as a PNG file, same server: {png:.1f} ms ({page / png:.2f}x)",
             note=(
-                f"{len(pages.page)} pages of {report.page_bytes / 1024:.0f} KB ({report.setup_moves} moves in);"
-                f" server CPU per request {cpu_page:.0f} µs vs PNG {cpu_png:.0f} µs; median {_ms(pages.page)}"
-                f" vs {_ms(pages.png)} ms; {pages.failures} failed"
+                f"{count(len(pages.page), 'page')}, {report.page_bytes / 1024:.0f} KB gzip"
+                f" ({count(report.setup_moves, 'move')} in),"
+                f" PNG {pages.sizes['png'] / 1024:.0f} KB; server CPU per request {cpu_page:.0f} µs,"
+                f" PNG {cpu_png:.0f} µs; median {_ms(pages.page)} ms, PNG {_ms(pages.png)} ms; the floor, a 100-byte"
+                f" page through the same server: p95 {p95(pages.tiny) * 1000:.1f} ms, {cpu_tiny:.0f} µs;"
+                f" {count(pages.failures, 'request')} failed"
+            ),
+        ),
+        Row(
+            name,
+            f"game page, {size.viewers} viewers each asking once a second at random, p95",
+            steady,
+            "ms",
+            "<= 30 ms",
+            steady <= 30 and pages.failures == 0,
+            peer=f"same board as a PNG file, same server: {steady_png:.1f} ms ({steady / steady_png:.2f}x)",
+            note=(
+                f"{count(len(pages.steady), 'page')} and {count(len(pages.steady_png), 'PNG')}"
+                f" in {size.steady_seconds:g} s"
             ),
         ),
         Row(
@@ -611,8 +669,8 @@ def rows(size: Size, report: Report) -> list[Row]:
             moved <= 30 and pages.failures == 0,
             peer=f"PNG rounds between them: {moved_png:.1f} ms ({moved / moved_png:.2f}x)",
             note=(
-                f"{len(pages.moved)} pages over {size.moved_rounds} moves; views built in the whole run:"
-                f" {report.stats['builds']}, version reads: {report.stats['reads']}"
+                f"{count(len(pages.moved), 'page')} over {count(size.moved_rounds, 'move')};"
+                f" views built in the whole run: {report.stats['builds']}, version reads: {report.stats['reads']}"
             ),
         ),
         Row(
@@ -627,7 +685,7 @@ def rows(size: Size, report: Report) -> list[Row]:
             note=(
                 f"median of the rounds {statistics.median(last) * 1000:.0f} ms; first to last event"
                 f" {statistics.median(fan) * 1000:.0f} ms vs bare {statistics.median(fan_bare) * 1000:.0f} ms;"
-                f" {missing} events missing"
+                f" {count(missing, 'event')} missing"
             ),
         ),
         Row(
@@ -639,8 +697,8 @@ def rows(size: Size, report: Report) -> list[Row]:
             event <= 150 and not moves.refused and len(moves.event) == size.web_moves,
             peer=f"bare aiohttp: request to a stream's event {bare:.1f} ms ({event / bare:.1f}x)",
             note=(
-                f"{len(moves.event)} moves; the POST answered in {answer:.1f} ms p95; median {_ms(moves.event)} ms"
-                + (f"; refused: {moves.refused[0]}" if moves.refused else "")
+                f"{count(len(moves.event), 'move')}; the POST answered in {answer:.1f} ms p95;"
+                f" median {_ms(moves.event)} ms" + (f"; refused: {moves.refused[0]}" if moves.refused else "")
             ),
         ),
     ]
