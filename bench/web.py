@@ -153,9 +153,14 @@ class Server:
     port: int
 
     def cpu(self) -> float:
-        """CPU seconds the server has used so far."""
-        times = psutil.Process(self.process.pid).cpu_times()
-        return times.user + times.system
+        """CPU seconds the server's threads have used so far, to the nanosecond where Linux's scheduler says
+        (its 10 ms ticks would swamp a round of small requests), else as the operating system counts them."""
+        try:
+            tasks = Path(f"/proc/{self.process.pid}/task")
+            return sum(int((task / "schedstat").read_text().split()[0]) for task in tasks.iterdir()) / 1e9
+        except (OSError, ValueError, IndexError):
+            times = psutil.Process(self.process.pid).cpu_times()
+            return times.user + times.system
 
 
 @contextlib.asynccontextmanager

@@ -62,7 +62,7 @@ def _deflated(data: bytes) -> bytes:
     """``data`` compressed on its own (raw deflate), ending on a byte boundary and not final."""
     if not data:
         return b""
-    compressor = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
+    compressor = zlib.compressobj(6, zlib.DEFLATED, -15)
     return compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)
 
 
