@@ -38,7 +38,7 @@ from rules.base import GameError
 _HISTORY_LINE = re.compile(r"^\s*(?P<n>\d+)\. (?P<text>.*)$")
 #: the most move-list entries a view carries (the newest; the page says how many came before)
 HISTORY_SHOWN = 500
-#: views kept per process (each holds its board's SVG and the pages made from it: some 100 KB)
+#: views kept per process (each holds its board's SVG and the pages made from it: 50 to 250 KB)
 VIEWS_KEPT = 128
 #: the oldest view a page is made from, in seconds (its clocks and ratings change without a move)
 FRESH_SECONDS = 1.0
