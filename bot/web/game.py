@@ -21,7 +21,7 @@ from bot.web import kept as cut
 from bot.web.app import WebContext, context, page, page_values, refusal, sentence, viewer_of
 from bot.web.boards import TOP, board_png_bytes, svg_markup, view_refusal
 from bot.web.live import event, event_stream
-from bot.web.present import GameView, Kept, history_entries, player_extras
+from bot.web.present import GameView, Kept, history_entries, player_extras, plays
 from bot.web.security import Viewer
 from data.store import ProposalRow
 
@@ -135,7 +135,7 @@ async def game_page(request: web.Request, *, error: str = "", status: int = 200,
         return refusal(request, str(exc), exc.status)
     view = kept.view
     viewer = viewer_of(request)
-    if not error and not shown and status == 200 and not player_extras(view, viewer.player)["plays"]:
+    if not error and not shown and status == 200 and not plays(view, viewer.player):
         return kept_page(request, kept, viewer)
     return page(
         request,

@@ -186,11 +186,17 @@ def _public_data(view: GameView, seats: list[str]) -> dict[str, Any]:
     }
 
 
+def plays(view: GameView, viewer: str | None) -> bool:
+    """Whether ``viewer`` plays in the game and the view is of the game as it stands (their controls show)."""
+    state = view.result.state
+    return viewer is not None and state is not None and viewer in state.players and view.current
+
+
 def player_extras(view: GameView, viewer: str | None) -> dict[str, Any]:
     """What the viewer sees beside the public view when they play in the game: whether it is their move, their
     legal moves (the typed ones, and the game's one-word commands apart)."""
     result = view.result
-    if viewer is None or result.state is None or viewer not in result.state.players or not view.current:
+    if not plays(view, viewer):
         return {"viewer": viewer, "plays": False, "my_move": False, "legal_moves": [], "words": []}
     mine = result.to_move == viewer and result.status == "active"
     legal = result.legal_move_texts() if mine else []
