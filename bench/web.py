@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import statistics
 import sys
@@ -568,6 +569,8 @@ class Report:
     setup_moves: int
     #: the server process's exit code (0: it stopped cleanly when told)
     server_exit: int | None
+    #: the machine's load average (1 minute) as the run began: other work on the cores skews every latency
+    load: float = 0.0
 
 
 async def measure(size: Size, folder: Path, backend: str = "sqlite", target: str | None = None) -> Report:
@@ -577,6 +580,7 @@ async def measure(size: Size, folder: Path, backend: str = "sqlite", target: str
     from data.store import Store
 
     folder.mkdir(parents=True, exist_ok=True)
+    load = os.getloadavg()[0]
     target = target or str(folder / "web.sqlite3")
     static = folder / "static"
     static.mkdir(exist_ok=True)
@@ -596,7 +600,7 @@ async def measure(size: Size, folder: Path, backend: str = "sqlite", target: str
     finally:
         await store.close()
     exit_code = srv.process.returncode
-    return Report(backend, pages, live, moves, stats, pages.sizes.get("page", 0), size.setup_moves, exit_code)
+    return Report(backend, pages, live, moves, stats, pages.sizes.get("page", 0), size.setup_moves, exit_code, load)
 
 
 async def _game(actions: Any, moves: int) -> Game:
@@ -649,7 +653,7 @@ def rows(size: Size, report: Report) -> list[Row]:
                 f" PNG {pages.sizes['png'] / 1024:.0f} KB; server CPU per request {cpu_page:.0f} µs,"
                 f" PNG {cpu_png:.0f} µs; median {_ms(pages.page)} ms, PNG {_ms(pages.png)} ms; the floor, a 100-byte"
                 f" page through the same server: p95 {p95(pages.tiny) * 1000:.1f} ms, {cpu_tiny:.0f} µs;"
-                f" {count(pages.failures, 'request')} failed"
+                f" {count(pages.failures, 'request')} failed; load average {report.load:.1f} as the run began"
             ),
         ),
         Row(
