@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.web.live import Hub
-from bot.web.present import FRESH_SECONDS, Views
+from bot.web.present import FRESH_SECONDS, STALE_SECONDS, Views
 from tests.test_web_live import elsewhere, next_event
 from tests.webtools import Page, Site, serving
 
@@ -101,16 +101,25 @@ async def test_the_next_move_makes_the_kept_page_stale_at_once(site: Site) -> No
     assert json_after["move_number"] == 2 and views(site).builds == 2
 
 
-async def test_a_kept_page_is_remade_once_its_clocks_are_a_second_old(site: Site) -> None:
+async def test_a_kept_page_past_a_second_is_rebuilt_in_the_background_and_past_ten_at_once(site: Site) -> None:
+    """Its clocks move on without a move: a page a second old is still served while a fresh one is built, so
+    nobody waits; one more than ten seconds old is rebuilt before it is served."""
     async with site.browser() as browser:
         first = await browser.get("/g/1")
         site.clock.now += FRESH_SECONDS / 2
-        same = await browser.get("/g/1")
+        same = await browser.get("/g/1")  # fresh: nothing built
         site.clock.now += FRESH_SECONDS
-        later = await browser.get("/g/1")
-    left = [int(_DATA_LEFT.findall(p.text)[0]) for p in (first, same, later)]
-    assert views(site).builds == 2
-    assert left[0] == left[1] and left[2] == left[0] - round(1.5 * FRESH_SECONDS)
+        stale = await browser.get("/g/1")  # served as it was, a fresh one built meanwhile
+        await views(site).settled()
+        rebuilt = await browser.get("/g/1")
+        site.clock.now += STALE_SECONDS + 1
+        late = await browser.get("/g/1")  # too old to serve: rebuilt first
+    left = [int(_DATA_LEFT.findall(p.text)[0]) for p in (first, same, stale, rebuilt, late)]
+    start = left[0]
+    assert left[:3] == [start, start, start]
+    assert left[3] == start - round(1.5 * FRESH_SECONDS)
+    assert left[4] == start - round(1.5 * FRESH_SECONDS + STALE_SECONDS + 1)
+    assert views(site).builds == 3
 
 
 async def test_the_json_and_the_event_stream_use_the_kept_view(site: Site) -> None:

@@ -13,13 +13,16 @@ never older than the request. A view is kept only when its own version (read aft
 before the build, so a move committed halfway through a build never hides behind a kept view (one committed later
 only makes its move list newer than its version, and the next request reads the new version and builds again).
 The newest :data:`VIEWS_KEPT` are kept.
-Pages also take a view at most :data:`FRESH_SECONDS` old: its clocks (seconds left, "6d 21h left") and the
-players' ratings change without a move.
+Pages also want a view at most :data:`FRESH_SECONDS` old: its clocks (seconds left, "6d 21h left") and the
+players' ratings change without a move. One up to :data:`STALE_SECONDS` old is still served while a fresh one is
+built in the background, so nobody waits for a rebuild that only moves the clocks on; an older one is rebuilt
+first.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -36,12 +39,16 @@ from rules.base import GameError
 
 #: a numbered line of ``history``: "  12. alice (6-5): 13-8,6-5 (Auto)"
 _HISTORY_LINE = re.compile(r"^\s*(?P<n>\d+)\. (?P<text>.*)$")
+log = logging.getLogger("pbm.web")
+
 #: the most move-list entries a view carries (the newest; the page says how many came before)
 HISTORY_SHOWN = 500
 #: views kept per process (each holds its board's SVG and the pages made from it: 50 to 250 KB)
 VIEWS_KEPT = 128
-#: the oldest view a page is made from, in seconds (its clocks and ratings change without a move)
+#: the age in seconds after which a page's view is rebuilt (its clocks and ratings change without a move)
 FRESH_SECONDS = 1.0
+#: the oldest view (of the game's current version) a page is still made from while a fresh one is built
+STALE_SECONDS = 10.0
 
 #: a game's version as the store reads it: (log length, deadline, status)
 Version = tuple[int, float | None, str]
@@ -287,30 +294,51 @@ class Views:
         self.builds = 0
         self._kept: OrderedDict[tuple[int, int | None, str], Kept] = OrderedDict()
         self._building: dict[tuple[int, int | None, str], tuple[str, asyncio.Future[Kept | Result]]] = {}
+        self._refreshing: set[asyncio.Task[Kept | Result]] = set()
 
     async def get(
         self, game_id: int, at: int | None = None, view: str = TOP, max_age: float | None = FRESH_SECONDS
     ) -> Kept | Result:
         """The view of the game as it stands now (after move ``at``), its board in ``view``: the kept one when it
-        is of the game's current version and at most ``max_age`` seconds old (``None``: any age), else built;
-        a refusal :class:`Result` as :func:`game_view` gives one."""
+        is of the game's current version and at most ``max_age`` seconds old (``None``: any age), or at most
+        :data:`STALE_SECONDS` old while a fresh one is built in the background; else built now. A refusal
+        :class:`Result` as :func:`game_view` gives one."""
         found = await self.versions.read(game_id)
         if found is None:  # no such game: its refusal, worded by the actions
             return await game_view(self.actions, self.boards, game_id, at, view)
         wanted = version_text(found)
         key = (game_id, at, view)
         kept = self._kept.get(key)
-        if (
-            kept is not None
-            and kept.view.version == wanted
-            and (max_age is None or self.clock() - kept.built <= max_age)
-        ):
-            self._kept.move_to_end(key)
-            return kept
+        if kept is not None and kept.view.version == wanted:
+            age = self.clock() - kept.built
+            stale = max_age is not None and age > max_age
+            if stale and age <= STALE_SECONDS:
+                self._refresh(key, wanted)
+            if not stale or age <= STALE_SECONDS:
+                self._kept.move_to_end(key)
+                return kept
         pending = self._building.get(key)
         if pending is not None and pending[0] == wanted:  # read after a read of our version: as new as we need
             return await asyncio.shield(pending[1])
         return await self._build(key, wanted)
+
+    def _refresh(self, key: tuple[int, int | None, str], wanted: str) -> None:
+        """Build a fresh view in the background, unless one is being built."""
+        if key in self._building:
+            return
+        task = asyncio.create_task(self._build(key, wanted))
+        self._refreshing.add(task)
+        task.add_done_callback(self._refreshed)
+
+    def _refreshed(self, task: asyncio.Task[Kept | Result]) -> None:
+        self._refreshing.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a game's view could not be rebuilt in the background", exc_info=task.exception())
+
+    async def settled(self) -> None:
+        """Wait until the views being built in the background are built."""
+        while self._refreshing:
+            await asyncio.gather(*self._refreshing, return_exceptions=True)
 
     def __len__(self) -> int:
         """How many views are kept."""
