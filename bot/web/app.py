@@ -267,6 +267,12 @@ def create_app(
     for module in (pages, game, acting, signin):
         module.add_routes(app)
     app.router.add_static("/static/", HERE / "static")
+
+    async def settle_views(_app: web.Application) -> None:  # views being built meanwhile finish before the store closes
+        assert ctx.views is not None
+        await ctx.views.settled()
+
+    app.on_cleanup.append(settle_views)
     if live:
 
         async def start_hub(_app: web.Application) -> None:

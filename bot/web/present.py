@@ -326,7 +326,7 @@ class Views:
         """Build a fresh view in the background, unless one is being built."""
         if key in self._building:
             return
-        task = asyncio.create_task(self._build(key, wanted))
+        task = asyncio.create_task(self._fill(key, wanted, self._claim(key, wanted)))
         self._refreshing.add(task)
         task.add_done_callback(self._refreshed)
 
@@ -345,10 +345,21 @@ class Views:
         return len(self._kept)
 
     async def _build(self, key: tuple[int, int | None, str], wanted: str) -> Kept | Result:
-        """Build a view others may wait for; keep it only if its own version is ``wanted``, the one read before
-        the build (see the module docstring)."""
+        """Build a view others may wait for (see :meth:`_fill`)."""
+        return await self._fill(key, wanted, self._claim(key, wanted))
+
+    def _claim(self, key: tuple[int, int | None, str], wanted: str) -> asyncio.Future[Kept | Result]:
+        """Say a view of ``wanted`` is being built for ``key``: what the requests that come meanwhile wait for
+        (claimed at once, so a build is never started twice)."""
         future: asyncio.Future[Kept | Result] = asyncio.get_running_loop().create_future()
         self._building[key] = (wanted, future)
+        return future
+
+    async def _fill(
+        self, key: tuple[int, int | None, str], wanted: str, future: asyncio.Future[Kept | Result]
+    ) -> Kept | Result:
+        """Build the view claimed by ``future``; keep it only if its own version is ``wanted``, the one read
+        before the build (see the module docstring)."""
         try:
             game_id, at, board = key
             self.builds += 1
