@@ -123,6 +123,17 @@ async def test_a_kept_page_past_a_second_is_rebuilt_in_the_background_and_past_t
     assert views(site).builds == 3
 
 
+async def test_a_crowd_on_a_stale_view_starts_one_rebuild(site: Site) -> None:
+    kept = views(site)
+    first = await kept.get(1)
+    site.clock.now += FRESH_SECONDS * 1.5
+    crowd = await asyncio.gather(*(kept.get(1) for _ in range(20)))
+    await kept.settled()
+    fresh = await kept.get(1)
+    assert all(got is first for got in crowd) and fresh is not first
+    assert kept.builds == 2
+
+
 async def test_the_json_and_the_event_stream_use_the_kept_view(site: Site) -> None:
     async with site.browser() as browser:
         await browser.get("/g/1")
