@@ -6,10 +6,13 @@ One :class:`Hub` per process watches the games its pages show. It learns of chan
 - on SQLite, by polling: every :data:`POLL_SECONDS` one query reads the version (log length, deadline, status) of
   every watched game at once (:meth:`data.store.web.WebStore.game_versions`), not one query per viewer;
 - on PostgreSQL, by LISTEN: the commit that changes a game sends a NOTIFY with its id, heard here at once; a slow
-  poll (:data:`FALLBACK_SECONDS`) covers a listening connection that was lost.
+  poll (:data:`FALLBACK_SECONDS`) covers a listening connection that was lost;
+- from this process's own pages: a POST about a game (a move, a resignation ...) has it checked at once
+  (:meth:`Hub.heard`), on either database. Changes heard never put the poll off.
 
 For each game whose version changed, the new public view is built once per board view its pages show (``publish``:
-the top-down board, and the 3D one if a page asked for it) and the same bytes are handed to every page watching it
+the top-down board, and the 3D one if a page asked for it; the view the pages themselves are made from, see
+:class:`bot.web.present.Views`) and the same bytes are handed to every page watching it
 in that view; a page that is slow to read gets the newest view, never a queue of old ones. Each page reads from
 its own :class:`Watch`, in the request that holds its event stream (:func:`event_stream`).
 """
