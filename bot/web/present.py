@@ -25,7 +25,7 @@ import asyncio
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,7 @@ from bot.actions import Actions, Result
 from bot.correspondence.clock import Clock
 from bot.turn_text import clock_words, headline, rating_words
 from bot.web.boards import TOP, BoardCache, board_of, view_refusal
+from bot.web.kept import KeptPage
 from data.store import NotFoundError, Store, StoreError
 from rules import registry
 from rules.base import GameError
@@ -274,7 +275,8 @@ class Kept:
 
     view: GameView
     built: float
-    pages: dict[Hashable, Any] = field(default_factory=dict)
+    #: by kind of viewer: (signed in, trusted local play)
+    pages: dict[tuple[bool, bool], KeptPage] = field(default_factory=dict)
     event: bytes | None = None
 
 
