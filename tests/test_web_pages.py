@@ -143,7 +143,6 @@ async def test_the_replay_names_every_position(site: Site) -> None:
     assert frames == {
         "ok": True,
         "game_id": 1,
-        "board": "svg",
         "frames": [
             {"at": 0, "caption": "the start"},
             {"at": 1, "caption": "1. alice: c3"},

@@ -27,6 +27,7 @@ from bot.config import WebConfig
 from bot.text import count
 from bot.web.boards import BoardCache
 from bot.web.live import Hub
+from bot.web.present import Views
 from bot.web.security import (
     ADDRESS_RATE,
     CSRF_COOKIE,
@@ -84,7 +85,7 @@ class Announcer(Protocol):
 class WebContext:
     """What every handler shares: the actions, the settings, whether this server may trust its local user
     (``pbm run`` without a token, see :mod:`bot.web.security`), the clock, the Discord front's announcer (if
-    the bot runs here), the live hub, the board drawings and the rate limits."""
+    the bot runs here), the live hub, the board drawings, the kept views of the games and the rate limits."""
 
     actions: Actions
     config: WebConfig
@@ -95,9 +96,8 @@ class WebContext:
     hub: Hub | None = None
     session_limits: RateLimiter | None = None
     address_limits: RateLimiter | None = None
-    #: the page views each game's event streams send, by game and board view, with their version (built once per
-    #: change)
-    published: dict[tuple[int, str], tuple[str, bytes]] = field(default_factory=dict)
+    #: the games' views, built once per version and shared by every page, JSON and event stream
+    views: Views | None = None
 
     @property
     def store(self) -> Any:
@@ -121,18 +121,22 @@ def wants_json(request: web.Request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
+def page_values(ctx: WebContext, viewer: Viewer, path: str) -> dict[str, Any]:
+    """What every page shows: the viewer, their form token, the sign-in choices, the page's own address. (A kept
+    page, :mod:`bot.web.game`, is rendered with stand-ins for the viewer's parts, replaced per request.)"""
+    return {
+        "viewer": viewer,
+        "csrf": viewer.csrf,
+        "oauth": ctx.config.oauth,
+        "trusted": viewer.trusted,
+        "path": path,
+        "count": count,
+    }
+
+
 def page(request: web.Request, template: str, status: int = 200, **values: Any) -> web.Response:
-    """A page from ``template`` with what every page shows (the viewer, their form token, the sign-in choices)."""
-    ctx = context(request)
-    viewer = viewer_of(request)
-    values.update(
-        viewer=viewer,
-        csrf=viewer.csrf,
-        oauth=ctx.config.oauth,
-        trusted=viewer.trusted,
-        path=request.path_qs,
-        count=count,
-    )
+    """A page from ``template`` with what every page shows (:func:`page_values`)."""
+    values.update(page_values(context(request), viewer_of(request), request.path_qs))
     response = aiohttp_jinja2.render_template(template, request, values, status=status)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -161,7 +165,13 @@ async def protect(request: web.Request, handler: Callable[[web.Request], Awaitab
         request[VIEWER] = await read_viewer(ctx.store, ctx.config, ctx.local, request)
         if request.method == "POST":
             refused = await _post_refusal(request, ctx)
-            response = refused if refused is not None else await handler(request)
+            if refused is not None:
+                response = refused
+            else:
+                try:
+                    response = await handler(request)
+                finally:
+                    _maybe_changed(request, ctx)
         else:
             response = await handler(request)
     except web.HTTPException as exc:
@@ -177,6 +187,14 @@ async def protect(request: web.Request, handler: Callable[[web.Request], Awaitab
         response = refusal(request, "Something went wrong on pbm's side; the admin has the details.", 500)
     _finish(request, response, ctx)
     return response
+
+
+def _maybe_changed(request: web.Request, ctx: WebContext) -> None:
+    """A POST about a game (``/g/<id>/...``) may have changed it: its live pages are checked now, not at the next
+    poll (a web move reaches the other browsers at once; checking a game that did not change costs one read)."""
+    game_id = request.match_info.get("id", "")
+    if ctx.hub is not None and game_id.isdigit():
+        ctx.hub.heard(int(game_id))
 
 
 async def _post_refusal(request: web.Request, ctx: WebContext) -> web.Response | None:
@@ -235,6 +253,7 @@ def create_app(
     ctx = WebContext(actions=actions, config=config, local=local, clock=clock, announcer=announcer)
     ctx.session_limits = RateLimiter(clock, SESSION_RATE)
     ctx.address_limits = RateLimiter(clock, ADDRESS_RATE)
+    ctx.views = Views(actions, ctx.boards, clock)
     ctx.hub = Hub(actions.store, lambda game_id, view: game.publish(ctx, game_id, view), interval=poll_interval)
     app[CONTEXT] = ctx
     environment = aiohttp_jinja2.setup(
@@ -248,6 +267,12 @@ def create_app(
     for module in (pages, game, acting, signin):
         module.add_routes(app)
     app.router.add_static("/static/", HERE / "static")
+
+    async def settle_views(_app: web.Application) -> None:  # views being built meanwhile finish before the store closes
+        assert ctx.views is not None
+        await ctx.views.settled()
+
+    app.on_cleanup.append(settle_views)
     if live:
 
         async def start_hub(_app: web.Application) -> None:

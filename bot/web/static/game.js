@@ -34,15 +34,8 @@ async function post(path, fields) {
 
 function showBoard(figure, board) {
   figure.replaceChildren();
-  if (board.kind === "svg") {
-    // pbm's own drawing (render.svg escapes every text in it)
-    figure.insertAdjacentHTML("afterbegin", board.svg);
-  } else {
-    const img = document.createElement("img");
-    img.src = board.src;
-    img.alt = board.alt;
-    figure.append(img);
-  }
+  // pbm's own drawing (render.svg escapes every text in it)
+  figure.insertAdjacentHTML("afterbegin", board.svg);
 }
 
 function showHistory(view) {
