@@ -2,7 +2,8 @@
 players, games, the move log, challenges, settings), :mod:`data.store.correspondence` (timers, vacations,
 proposals, conditional moves), :mod:`data.store.ratings` (ratings, leaderboards; games are rated in the commit
 that ends them, :mod:`data.store.rate`) and :mod:`data.store.settings` (each server's settings, the moderators'
-audit log, the counts of the per-member limits). :class:`Store` is all of it."""
+audit log, the counts of the per-member limits), :mod:`data.store.health` (what the operator's probes ask, and
+whether a move that met a failure was logged). :class:`Store` is all of it."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from data.rows import (
     VacationRow,
     VariantRow,
 )
+from data.store.availability import DatabaseUnavailableError
 from data.store.core import (
     MAX_GAME_ID,
     ClockWrite,
@@ -34,6 +36,7 @@ from data.store.core import (
     StoreError,
     describe_database_error,
 )
+from data.store.health import HealthStore, LoggedMove
 from data.store.rate import Rater, RatingWrite
 from data.store.ratings import RatingStore
 from data.store.settings import AuditRow, ServerSettingsRow, SettingsStore
@@ -44,6 +47,7 @@ __all__ = [
     "ChallengeRow",
     "ClockWrite",
     "DamagedRowError",
+    "DatabaseUnavailableError",
     "DatabaseUnusableError",
     "FinishedGame",
     "GameRow",
@@ -51,6 +55,7 @@ __all__ = [
     "LogEntry",
     "LogLine",
     "LogRow",
+    "LoggedMove",
     "NotFoundError",
     "OutOfDateError",
     "ProposalRow",
@@ -71,5 +76,5 @@ __all__ = [
 ]
 
 
-class Store(SettingsStore, RatingStore):
+class Store(SettingsStore, RatingStore, HealthStore):
     """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""

@@ -11,6 +11,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from data.schema import MIGRATIONS, PG_MIGRATIONS
+from data.store.availability import DatabaseUnavailableError
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,6 @@ def postgresql() -> Dialect:
         # any constant will do, as long as every pbm uses the same one: 'pbm' in ASCII
         migration_lock="SELECT pg_advisory_xact_lock(7365229)",
         for_update=" FOR UPDATE",
-        errors=(asyncpg.PostgresError, asyncpg.InterfaceError, OSError),
+        errors=(asyncpg.PostgresError, asyncpg.InterfaceError, OSError, DatabaseUnavailableError),
         conflicts=(asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError),
     )
