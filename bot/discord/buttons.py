@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from bot.actions import Result
+from bot.discord.failures import answers_failures
 from bot.discord.followups import answer, defer_publicly
 from bot.discord.ports import bot_of
 from rules.base import GameError
@@ -47,6 +48,7 @@ class ChallengeButton(
     ) -> ChallengeButton:
         return cls(int(match["id"]), match["action"])
 
+    @answers_failures("button challenge")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -104,6 +106,7 @@ class MoveButton(
     ) -> MoveButton:
         return cls(int(match["game"]), int(match["number"]), match["word"])
 
+    @answers_failures("button move")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -133,6 +136,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pbm:
         made.item.options = item.options
         return made
 
+    @answers_failures("menu move")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -165,6 +169,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb
     ) -> ReplayButton:
         return cls(int(match["game"]))
 
+    @answers_failures("button replay")
     async def callback(self, interaction: discord.Interaction) -> None:
         await defer_publicly(interaction)
         await bot_of(interaction).games.post_replay(interaction, self.game_id)
@@ -248,6 +253,7 @@ class ProposalButton(
     ) -> ProposalButton:
         return cls(int(match["game"]), int(match["proposal"]), match["answer"])
 
+    @answers_failures("button proposal")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -297,6 +303,7 @@ class PreviewButton(
     ) -> PreviewButton:
         return cls(int(match["game"]), match["action"], match["move"])
 
+    @answers_failures("button preview")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         if self.action == "no":
