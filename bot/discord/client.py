@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import signal
 import sys
 import time
@@ -130,6 +131,7 @@ class PbmBot(commands.AutoShardedBot):
         self._rate_limits = RateLimitCounter(self.metrics)
         #: set by :meth:`stop`: new commands are answered "the bot is stopping" and the sweep ends
         self.stopping = False
+        self._closing: asyncio.Future[None] | None = None
         offset = config.clock_offset
         self.clock: Callable[[], float] = clock or (lambda: time.time() + offset)
         #: each member's commands per server, on the same clock (see :mod:`bot.discord.tree`); ``None``: no rate
@@ -204,6 +206,13 @@ class PbmBot(commands.AutoShardedBot):
             log.exception("preparing the rating charts failed; the first /profile will draw more slowly")
 
     async def close(self) -> None:
+        """Close everything once, however many callers ask (SIGTERM's stop and ``async with`` both do): each waits
+        for the same closing, which none of them can cut short by being cancelled."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close_once())
+        await asyncio.shield(self._closing)
+
+    async def _close_once(self) -> None:
         if self._chart_ready is not None:
             await self._chart_ready  # a worker thread cannot be stopped; it ends within a second
         if self._sweeper is not None:
@@ -242,7 +251,6 @@ class PbmBot(commands.AutoShardedBot):
             await asyncio.wait(running, timeout=left)
             running = self._in_flight()
         await self.close()
-        log.info("stopped")
 
     def _in_flight(self) -> set[asyncio.Task[Any]]:
         """The tasks handling interactions now (see :data:`HANDLER_TASKS`), and the sweep while it sweeps."""
@@ -260,12 +268,12 @@ class PbmBot(commands.AutoShardedBot):
 
     def gateway_problem(self) -> str | None:
         """Why this process is not ready apart from its database: stopping, closed, still connecting, or a shard
-        disconnected (discord.py is reconnecting it); ``None`` when every shard is connected."""
+        disconnected (discord.py is reconnecting it); ``None`` when every shard's gateway connection is open."""
         if self.stopping:
             return "stopping"
         if self.is_closed():
             return "closed"
-        if not self.is_ready():
+        if not self.shards:
             return "connecting"
         down = sorted(shard_id for shard_id, shard in self.shards.items() if shard.is_closed())
         if down:
@@ -402,7 +410,7 @@ async def _run(config: Config) -> None:
         except OSError as exc:
             raise OpsPortError(
                 f"cannot serve /healthz and /metrics on {config.metrics_host}:{config.metrics_port}"
-                f" ({exc.strerror or exc}); choose another PBM_METRICS_PORT"
+                f" ({os.strerror(exc.errno) if exc.errno else exc}); choose another PBM_METRICS_PORT"
             ) from exc
     try:
         async with bot:
@@ -411,6 +419,8 @@ async def _run(config: Config) -> None:
     finally:
         if runner is not None:
             await runner.cleanup()
+    if bot.stopping:
+        log.info("stopped")
 
 
 def _unreachable(exc: BaseException) -> str | None:

@@ -289,12 +289,21 @@ class GameCommands(commands.Cog):
         self, interaction: discord.Interaction, move: str, game: int | None = None, preview: bool = False
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game_id = await self.game_for(interaction, game)
+        try:
+            game_id = await self.game_for(interaction, game)
+            player = await self.front.player_id(interaction.user)
+            previewed = preview or await self.actions.wants_preview(player)
+        except Exception as exc:
+            if unavailable(exc) is None:
+                raise
+            log.warning("a move met an unavailable database before it was tried: %s", exc)
+            note_outcome(interaction, "unavailable")
+            await reply(interaction, landing_line(move.split("#", 1)[0].strip(), False))
+            return
         if game_id is None:
             await reply(interaction, "which game? Give `game`, or use /move in the game's thread")
             return
-        player = await self.front.player_id(interaction.user)
-        if preview or await self.actions.wants_preview(player):
+        if previewed:
             await self.show_preview(interaction, game_id, player, move)
             return
         await self.play(interaction, game_id, player, move)

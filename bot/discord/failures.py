@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.followups import answer
+from bot.discord.followups import DEFERRED_PUBLICLY, answer, remove_placeholder
 from data.store import DatabaseUnavailableError
 
 log = logging.getLogger("pbm.discord")
@@ -57,9 +57,12 @@ def log_failure(what: str, error: BaseException) -> None:
 
 
 async def tell_failure(interaction: discord.Interaction, text: str) -> None:
-    """Answer ``interaction`` with ``text`` privately, whether or not it was acknowledged already."""
+    """Answer ``interaction`` with ``text`` privately, whether or not it was acknowledged already (after a public
+    "thinking…", that placeholder is removed first: a followup replacing it would be public)."""
     try:
         if interaction.response.is_done():
+            if interaction.extras.get(DEFERRED_PUBLICLY):
+                await remove_placeholder(interaction)
             await answer(interaction, text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
