@@ -169,8 +169,8 @@ class PostgresPool:
             async with asyncio.timeout(self.timeout + CLIENT_MARGIN):
                 return await _run_on(connection, sql, parameters, many)
         except BaseException as exc:
-            if isinstance(exc, TimeoutError):
-                connection.terminate()
+            if isinstance(exc, TimeoutError | asyncpg.InternalClientError):
+                connection.terminate()  # it may be stuck halfway through, or out of step with the server
             failure = self._failure(exc, "the statement", committing=sql.strip().upper() == "COMMIT")
             if failure is exc:
                 raise
@@ -201,7 +201,12 @@ _SERVER_ERRORS = (
     asyncpg.exceptions.OperatorInterventionError,
     asyncpg.exceptions.InsufficientResourcesError,
 )
-_CONNECTION_ERRORS = (OSError, asyncpg.exceptions.PostgresConnectionError, asyncpg.InterfaceError)
+_CONNECTION_ERRORS = (
+    OSError,
+    asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+)
 
 
 def unavailable_reason(exc: BaseException, what: str, timeout: float) -> str | None:
@@ -213,6 +218,8 @@ def unavailable_reason(exc: BaseException, what: str, timeout: float) -> str | N
         return f"the server said: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
     if isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc):
         return "the connection to the server was lost"
+    if isinstance(exc, asyncpg.InternalClientError):  # a connection the server ended while it was idle in the pool
+        return f"the connection to the server broke off ({exc})"
     if isinstance(exc, OSError):
         return f"the server cannot be reached: {exc.strerror or exc}"
     return None

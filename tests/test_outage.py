@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 pytest_plugins = ["tests.fakediscord.fixtures"]
 THREAD_POSTS = "POST /channels/{channel_id}/messages"
 THREAD_HISTORY = "GET /channels/{channel_id}/messages"
+THREADS = "POST /channels/{channel_id}/threads"
 #: a short statement timeout keeps these tests quick (the default is 5 seconds)
 TIMEOUT = 1.0
 UNAVAILABLE = "the database is unavailable; try again in a minute"
@@ -254,3 +255,59 @@ async def test_a_repost_after_a_long_outage_looks_at_the_thread_first(discord_wo
     assert len(posts) == 3 and posts[2].text().startswith("### Druid 1: alice to move (move 3)")
     assert posts[2].pinged == [w.alice]
     assert len(sent) == 3 and marks == []
+
+
+async def test_every_move_in_flight_when_the_database_stops_is_told_truly(
+    discord_world: World, server: OwnServer
+) -> None:
+    """Sixteen moves in flight (half of them committed, half just sent), the server stopped under them and started
+    again:
+    each mover is told whether their move was played, and the database agrees; every played move's board is in
+    its thread exactly once after the next sweep; the bot takes moves again as soon as the server is back."""
+    w = discord_world
+    fake = w.fake
+    clock = FakeClock()
+    games = 16
+    async with pbm_running(fake, await server.url(), clock=clock) as bot:
+        for _ in range(games):
+            started = await bot.actions.challenge(
+                "druid", ["alice", "bob"], ["-size=5"], start=True, guild_id=w.guild, channel_id=w.channel
+            )
+            assert started.ok
+        for name, uid in (("alice", w.alice), ("bob", w.bob)):
+            await bot.actions.store.ensure_player(name, uid)
+        half = games // 2
+        sent = [await fake.slash(w.alice, w.channel, "move", {"move": "c3", "game": g}) for g in range(1, half + 1)]
+        # the first boards on their way (their moves committed), the other half just sent: the server stops
+        await fake.wait_for(lambda: any(r.route == THREADS for r in fake.requests), 30, "a first thread")
+        sent += [
+            await fake.slash(w.alice, w.channel, "move", {"move": "c3", "game": g}) for g in range(half + 1, games + 1)
+        ]
+        server.stop(wait=False)
+        try:
+            told = [await fake.reply(i, timeout=30) for i in sent]
+        finally:
+            server.start()
+        again = await fake.reply(await fake.slash(w.bob, w.channel, "board", {"game": 1}), timeout=30)
+        clock.now += REPOST_GRACE + 1
+        await bot.sweep()
+        histories = [moves_of(await bot.actions.history(g)) for g in range(1, games + 1)]
+        threads = [(await bot.actions.store.load_game(g)).thread_id for g in range(1, games + 1)]
+    kinds = {"played": 0, "not played": 0, "done": 0}
+    for reply, history in zip(told, histories, strict=True):
+        text = reply.content
+        if text.startswith("Done") or reply.deleted:
+            kinds["done"] += 1
+            assert history == ["c3"], text
+        elif text.startswith("your move c3 was played"):
+            kinds["played"] += 1
+            assert history == ["c3"], text
+        else:
+            assert text == "the database is unavailable: your move c3 was not played; try again in a minute"
+            kinds["not played"] += 1
+            assert history == [], text
+    for thread_id, history in zip(threads, histories, strict=True):  # a played move's board, once
+        posts = [] if thread_id is None else fake.channel_log(thread_id)
+        assert len(posts) == len(history)
+    assert "Druid 1" in again.text()  # the first command after the restart works
+    assert kinds["played"] + kinds["done"] >= 1 and kinds["not played"] >= 1

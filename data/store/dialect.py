@@ -98,6 +98,12 @@ def postgresql() -> Dialect:
         # any constant will do, as long as every pbm uses the same one: 'pbm' in ASCII
         migration_lock="SELECT pg_advisory_xact_lock(7365229)",
         for_update=" FOR UPDATE",
-        errors=(asyncpg.PostgresError, asyncpg.InterfaceError, OSError, DatabaseUnavailableError),
+        errors=(
+            asyncpg.PostgresError,
+            asyncpg.InterfaceError,
+            asyncpg.InternalClientError,
+            OSError,
+            DatabaseUnavailableError,
+        ),
         conflicts=(asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError),
     )
