@@ -329,8 +329,8 @@ class PbmBot(commands.AutoShardedBot):
         for notice in await self.actions.sweep():
             try:
                 await self.front.present_notice(notice)
-            except Exception:
-                log.exception("could not present a %s notice for game %s", notice.kind, notice.game_id)
+            except Exception as exc:
+                log_failure(f"presenting a {notice.kind} notice for game {notice.game_id}", exc)
         for result in await self.actions.resume_computers(self.computer_patience()):
             await self.front.post_turn(result)
 
