@@ -35,7 +35,6 @@ from discord.ext import commands
 from bot.actions import Actions, Result
 from bot.actions.limits import CommandRate
 from bot.config import Config
-from bot.discord.failures import count, log_failure
 from bot.discord.admin import AdminCommands
 from bot.discord.buttons import (
     ChallengeButton,
@@ -46,6 +45,7 @@ from bot.discord.buttons import (
     ReplayButton,
 )
 from bot.discord.cog import GameCommands, show_board_menu, word_commands
+from bot.discord.failures import count, log_failure
 from bot.discord.front import REPOST_GRACE, Front, render_board
 from bot.discord.ratings import PageButton, RatingCommands
 from bot.discord.thinking import ComputerPool
