@@ -30,6 +30,7 @@ GROUPS = (
     "discord",
     "correspondence",
     "ratings",
+    "competition",
     "profile",
     "ai",
 )

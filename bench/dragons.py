@@ -1,5 +1,5 @@
-"""Dragons benchmarks: push latency late in a 50-tile game (auto-move cascade and loop test included), random
-playouts per second, and render time and PNG size.
+"""Dragons benchmarks: push latency late in a 50-tile game (auto-move cascade and loop test included) and of the
+push that empties the pool (the board scored), random playouts per second, and render time and PNG size.
 
 Latencies are given as wall time and as CPU time of this process (which other load on the machine does not
 inflate). Positions come from seeded random games, so every run measures the same positions.
@@ -71,6 +71,40 @@ def _push_rows(quick: bool) -> list[Row]:
     ]
 
 
+def _last_turn(seed: int, words: tuple[str, ...]) -> DragonsState | None:
+    """The position of a seeded random game where the next push empties the pool (a turn with one tile left and
+    a choice to make), or ``None`` when the game ends before it."""
+    state, rng = new_game(seed, words), Rng(seed)
+    while not state.is_over:
+        if state.remaining == 1 and state.forced_move() is None:
+            return state
+        state.push(next_move(state, rng))
+    return None
+
+
+def _pool_end_rows(quick: bool) -> list[Row]:
+    """Pushes that empty the pool, which end the game by the pool's scoring: every legal move of the last turn
+    tried (as the computer players' tactics try every move), in seeded games that get there."""
+    rows = []
+    for label, words, games in (
+        ("default 50 tiles", (), 60 if quick else 600),
+        ("default 50 tiles, -tie_largest_wins", ("-tie_largest_wins",), 60 if quick else 600),
+        ("tantrix 40 tiles", ("-tantrix",), 10 if quick else 100),
+    ):
+        cpus = []
+        for seed in range(games):
+            state = _last_turn(seed, words)
+            if state is None:
+                continue
+            for move in list(state.legal_moves):
+                trial = state.clone()
+                cpus.append(timed(lambda trial=trial, move=move: trial.push(move))[1])
+        note = f"{len(cpus)} pushes, each the last tile of the pool: the score of the whole board decides"
+        cpu_ms = median_ms(cpus)
+        rows.append(Row("dragons", f"push that empties the pool, {label}, CPU time (median)", cpu_ms, "ms", note=note))
+    return rows
+
+
 def _playout_rows(quick: bool) -> list[Row]:
     rows = []
     for label, words in (("default 50 tiles", ()), ("tantrix, 40 tiles played out", ("-tantrix",))):
@@ -110,5 +144,5 @@ def _render_rows(quick: bool) -> list[Row]:
 
 
 def run(quick: bool = False) -> list[Row]:
-    rows = _push_rows(quick) + _playout_rows(quick) + _render_rows(quick)
+    rows = _push_rows(quick) + _pool_end_rows(quick) + _playout_rows(quick) + _render_rows(quick)
     return rows + versus_baseline("dragons", quick, 3.0)

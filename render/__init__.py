@@ -4,8 +4,7 @@ on first use.
 
 A game drawn as a scene (render.scene: one description of shapes and text, tagged with the board's coordinates)
 also has ``scene(state, clock=None, ratings=None) -> Scene``; its PNG is render.png's drawing of that scene and its
-SVG render.svg's, so the two always agree. Backgammon, Dragons and Drogo are; Druid draws its PNG directly until it
-is ported (:data:`SCENE_GAMES` lists the games that are).
+SVG render.svg's, so the two always agree. Every game is (:data:`SCENE_GAMES`).
 
 Views: every board has its main picture, ``view="top"`` (for Druid and Drogo the top-down board, which carries the
 whole position). A game whose module also has ``scene_3d(state, clock=None, ratings=None) -> Scene`` offers a
@@ -27,7 +26,7 @@ if TYPE_CHECKING:  # a console show imports this package to key its cached pictu
     from render.scene import Scene
 
 #: the games whose boards are drawn as scenes, and so also have an SVG
-SCENE_GAMES = ("backgammon", "dragons", "drogo")
+SCENE_GAMES = ("backgammon", "dragons", "drogo", "druid")
 #: the views a board may be drawn in: the main picture, and the 3D view of the games that have one
 VIEWS = ("top", "3d")
 
@@ -74,14 +73,12 @@ def board_scene(
     ratings: Mapping[int, str] | None = None,
     view: str = "top",
 ) -> Scene:
-    """The scene of ``state``'s board (arguments as for :func:`board_png`). Raises LookupError for a game not
-    drawn as a scene yet (not in :data:`SCENE_GAMES`), or a view it does not have."""
+    """The scene of ``state``'s board (arguments as for :func:`board_png`). Raises LookupError for a view the game
+    does not have."""
     _check_view(state, view)
     name = state.game.name
     if view == "3d":
         return _module(name).scene_3d(state, clock=clock, ratings=ratings)
-    if name not in SCENE_GAMES:
-        raise LookupError(f"{name} boards are not drawn as scenes yet, so they have no SVG")
     return _module(name).scene(state, clock=clock, ratings=ratings)
 
 

@@ -352,8 +352,15 @@ class GameState(ABC):
         """Restore the game-specific part from :meth:`_dump`'s output; raise on anything malformed."""
 
     def move_text(self, move: Any) -> str:
-        """The canonical text of a move, as the history shows it."""
+        """The canonical text of a move in this position, as a player types it: the legal-move lists, previews
+        and conditional moves use it."""
         return str(move)
+
+    def log_text(self, move: Any) -> str:
+        """The text the move log keeps for a move of this position, which the history shows and a replay parses
+        again in the same position. It must stay true when read later, without this position's board: most
+        games' canonical text does; Dragons' numbers this turn's open positions, so it logs the fixed form."""
+        return self.move_text(move)
 
     def random_move(self, rng: Any) -> Any:
         """A uniformly random legal move of the player to move, for playouts and search: the same distribution
@@ -659,6 +666,10 @@ class GameDef:
     draws: bool = True
     #: commands that can never be taken back (Backgammon's dice and cube: taking them back would undo chance)
     final_commands: tuple[str, ...] = ()
+    #: for a game whose moves make moves of the server's inside them (Dragons' auto moves): from a logged action's
+    #: text and events (:meth:`Event.to_json`), the text the history shows for it and the moves the server made
+    #: in it, each listed on a line of its own marked (Auto); ``None``: the logged text alone
+    history_moves: Callable[[str, Sequence[Mapping[str, Any]]], tuple[str, list[str]]] | None = None
 
     def parse_options(self, tokens: Iterable[str], nplayers: int) -> dict[str, Any]:
         """Parse and validate pbmserv option words for a game of ``nplayers``; raises :class:`OptionError`."""

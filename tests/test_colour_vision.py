@@ -16,6 +16,8 @@ from PIL import Image, ImageDraw
 
 from render import backgammon, dragons, drogo, drogo_3d
 from render.common import BACKGROUND, HIGHLIGHT, PLAYER_COLOURS, seat_chip
+from render.druid import iso
+from render.druid.words import GROUND
 
 Colour = tuple[int, int, int]
 
@@ -142,3 +144,20 @@ def test_a_seat_chip_carries_its_letter_in_a_contrasting_ink(seat: int) -> None:
     light = sum(fill) / 3 > 140
     extreme = [v for v in inner.get_flattened_data() if (v < 60 if light else v > 220)]
     assert len(extreme) >= 20
+
+
+@pytest.mark.parametrize("vision", list(MACHADO))
+def test_druid_pieces_stand_off_their_board(vision: str) -> None:
+    """Druid's bare ground against every player's colour at least 25 apart (the red once sank into the olive
+    ground, Delta E 14.8 under protanopia), and against their stones' lit and shaded sides in the 3D view at least
+    15 apart."""
+    close = []
+    for fill, _ in PLAYER_COLOURS:
+        if delta_e(fill, GROUND, vision) < 25:
+            close.append((fill, round(delta_e(fill, GROUND, vision), 1)))
+        for normal in ((0.0, -1.0), (1.0, 0.0)):
+            factor = iso._face_light(normal)
+            shade = (int(fill[0] * factor), int(fill[1] * factor), int(fill[2] * factor))
+            if delta_e(shade, GROUND, vision) < 15:
+                close.append((shade, round(delta_e(shade, GROUND, vision), 1)))
+    assert close == []

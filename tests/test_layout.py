@@ -62,6 +62,46 @@ def test_computer_players_read_only_the_rules() -> None:
     assert found == []
 
 
+#: standard-library modules that reach outside a computation (files, processes, the clock, chance)
+IMPURE = {"asyncio", "datetime", "io", "os", "pathlib", "random", "shutil", "socket", "sqlite3", "subprocess", "sys"}
+IMPURE |= {"tempfile", "threading", "time"}
+
+
+def competition_violations(folder: Path) -> list[str]:
+    """Imports in ``folder`` other than the standard library's pure modules, ``rules`` and ``bot.competition``."""
+    allowed = (set(sys.stdlib_module_names) - IMPURE) | {"rules"}
+    return [
+        f"{path.relative_to(folder.parent)}:{line} imports {module}"
+        for path in sorted(folder.rglob("*.py"))
+        for line, module in imported_modules(path)
+        if module.split(".")[0] not in allowed and not (module + ".").startswith("bot.competition.")
+    ]
+
+
+def test_the_competition_core_is_pure() -> None:
+    """``bot.competition`` (tournament formats, pairings, standings) is plain computation the store, the console,
+    Discord and the web all stand on: it imports the standard library's pure modules, ``rules`` and itself, and
+    nothing that does I/O or reads the clock or chance (so two processes pair the same round alike)."""
+    folder = ROOT / "bot" / "competition"
+    assert len(list(folder.glob("*.py"))) >= 5
+    assert competition_violations(folder) == []
+
+
+def test_the_competition_checker_sees_a_violation(tmp_path: Path) -> None:
+    """The rule above is not vacuous: the clock, a database and another part of ``bot`` are each reported."""
+    folder = tmp_path / "competition"
+    folder.mkdir()
+    (folder / "stray.py").write_text(
+        "import fractions\nimport time\nfrom bot.competition.model import Table\nfrom bot.actions import Actions\n"
+        "import sqlite3\nfrom rules import registry\n"
+    )
+    assert competition_violations(folder) == [
+        "competition/stray.py:2 imports time",
+        "competition/stray.py:4 imports bot.actions",
+        "competition/stray.py:5 imports sqlite3",
+    ]
+
+
 def test_only_the_discord_front_imports_discord() -> None:
     outside = [
         f"{path.relative_to(ROOT)}:{line} imports {module}"

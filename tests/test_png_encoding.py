@@ -15,7 +15,7 @@ from render.backgammon import render_image as backgammon_image
 from render.common import BACKGROUND, PLAYER_COLOURS, to_png
 from render.dragons import layout as dragons_layout
 from render.dragons import render_image as dragons_image
-from render.druid import render_scene
+from render.druid import render_image as druid_image
 from render.palette import SEPARATION, encode_png, png_bytes
 from rules import registry
 from rules.backgammon import EKS, OHS, BackgammonState
@@ -93,9 +93,9 @@ def test_backgammon_checkers_keep_their_exact_colours() -> None:
 
 def test_druid_and_drogo_pieces_keep_the_exact_player_colours() -> None:
     druid = played("druid", 30)
-    drawn = render_scene(druid)[0]
+    drawn = druid_image(druid)
     assert_kept_exactly(drawn, to_png(drawn), FILLS[:2])
-    three = render_scene(played("druid", 45, words=("-hex",), players=3))[0]
+    three = druid_image(played("druid", 45, words=("-hex",), players=3))
     assert_kept_exactly(three, to_png(three), FILLS[:3])
     decoded = decode(render.board_png(played("drogo", 30))).convert("RGB")
     for fill in FILLS[:2]:  # both players' cubes are on the board, in their exact colours

@@ -4,8 +4,8 @@ Without a clock the picture is today's, byte for byte. With one, only the header
 beside its own seat, in ink, led by a clock face; a note with under a day left sits on a CLOCK_LOW pill (and
 only such a note), a colour that reads on the panel and stands apart from every other header colour under the
 common red-green colour blindnesses and tritanopia; long names and long notes are wrapped or shortened as the
-headers already do, never cut or drawn over each other. Backgammon, Dragons and Drogo draw the shared header
-(render.header), checked here through their scenes; Druid draws its own.
+headers already do, never cut or drawn over each other. All four games draw the shared header (render.header),
+checked here through their scenes.
 """
 
 from __future__ import annotations
@@ -31,9 +31,7 @@ from render.common import (
     MUTED,
     PLAYER_COLOURS,
     clock_is_low,
-    font,
     ink_on,
-    note_width,
 )
 from render.scene import Group, Text, group_texts
 from rules import registry
@@ -69,18 +67,16 @@ POSITIONS: dict[str, tuple[str, tuple[str, ...], int, int, int]] = {
 MID = ["backgammon-mid", "druid-square", "druid-hex3", "drogo-2p", "drogo-4p", "dragons-mid"]
 
 #: sha256 of each position's picture as drawn before clocks existed (commit 8bf1eef), with the library versions
-#: that drew it: other versions of Pillow, FreeType or zlib-ng rasterise or deflate differently. Druid's hex3, walk
-#: and over since carry the markers of stones hidden behind or under other stones (render.druid.hidden_tops);
-#: Backgammon and Dragons are drawn as scenes with the shared header since issue 27, and Drogo's main picture is
-#: its top view since then
+#: that drew it: other versions of Pillow, FreeType or zlib-ng rasterise or deflate differently. Every game is drawn
+#: as a scene with the shared header since issue 27 (Druid's and Drogo's main pictures are their top-down boards)
 TODAY = {
     "backgammon-start": "ab3accddf383ace19d2f1533f20d4e22",
     "backgammon-mid": "4c1f3619aedfc8ffcb8fd983a184f19d",
     "backgammon-over": "5e6cae0d378acd6579fc1f21cf4ed61c",
-    "druid-square": "d8e8a9ff4232183c0a67caad8b160dec",
-    "druid-hex3": "9f32219e89e56329e5d751711a0c554b",
-    "druid-walk": "4abff68c94003b4e7cd554c1f276df1b",
-    "druid-over": "ff4eadd5f5e08851fd3ff691a24ab86f",
+    "druid-square": "29bfe10dcd5e5e29aeb8da98380e20f8",
+    "druid-hex3": "c7d7b79a63baa79b0c241699c7408687",
+    "druid-walk": "02d0d6cda678c8a0a56b8141e951af4a",
+    "druid-over": "b875c508cca59f57d499b42c13792221",
     "drogo-2p": "d33a15854b32633ba465628fe69bb284",
     "drogo-4p": "ec407e3ed0ebc0457022790cbce51111",
     "drogo-over": "8178e5f867ecda8b7a53df46b6b89617",
@@ -110,7 +106,7 @@ def drawing(state: GameState, clock: Mapping[int, str] | None = None) -> Image.I
     every colour in the picture, so a note in the header may move a shade anywhere by a few units)."""
     name = state.game.name
     if name == "druid":
-        return druid.render_scene(state, clock)[0]
+        return druid.render_image(state, clock)
     if name == "dragons":
         return dragons.render_image(state, clock=clock)
     return {"backgammon": backgammon, "drogo": drogo}[name].render_image(state, clock)
@@ -120,7 +116,8 @@ def header_bottom(state: GameState, width: int) -> int:
     """Where the picture below the header (the board, its coordinates) begins when there is no clock."""
     name = state.game.name
     if name == "druid":
-        return druid.header(state, width).height
+        placed = druid.top.layout(state)[1]
+        return math.floor(placed.origin[1] + placed.frame.top)
     if name == "dragons":
         return math.ceil(dragons.layout(state)[1].header_bottom)
     if name == "backgammon":
@@ -132,7 +129,7 @@ def header_bottom(state: GameState, width: int) -> int:
 def shared_seats(
     state: GameState, clock: Mapping[int, str] | None = None, ratings: Mapping[int, str] | None = None
 ) -> dict[int, Group]:
-    """The seat groups of a shared header (Backgammon, Dragons, Drogo), by seat."""
+    """The seat groups of a shared header, by seat."""
     return {int(group.id): group for group in render.board_scene(state, clock, ratings).tagged("seat")}
 
 
@@ -207,8 +204,6 @@ def seat_chip_box(image: Image.Image, state: GameState, seat: int, bottom: int) 
     if name in render.SCENE_GAMES:
         [chip] = [item for item in shared_seats(state)[seat].items if isinstance(item, Group) and item.kind == "chip"]
         fill, box = chip.items[0].fill, tuple(round(v) for v in chip.items[0].box)  # type: ignore[union-attr]
-    elif name == "druid":
-        fill, box = PLAYER_COLOURS[seat][0], (30, 44, 56, bottom)
     else:
         fill, box = PLAYER_COLOURS[seat][0], (0, 44, image.width // 2 + 200, 60 if name == "dragons" else 80)
     found = where(image, fill, box)
@@ -235,7 +230,7 @@ def test_each_note_stands_by_its_own_seat(key: str) -> None:
         assert ink >= 40, (seat, ink)
         chip = seat_chip_box(image, state, seat, bottom)
         middle = (chip[1] + chip[3]) / 2
-        if state.game.name in ("druid", *render.SCENE_GAMES):
+        if state.game.name in render.SCENE_GAMES:
             assert pill[1] <= middle <= pill[3], (seat, pill, chip)
         else:
             assert middle < pill[1] <= chip[3] + 12, (seat, pill, chip)
@@ -331,34 +326,12 @@ def edges_clear(image: Image.Image, bottom: int) -> None:
         assert count(image, BACKGROUND, box) == 3 * bottom, box
 
 
-@pytest.mark.parametrize("key", ["druid-square", "druid-hex3", "druid-walk", "druid-over"])
-def test_druid_long_names_and_notes(key: str) -> None:
-    """Every seat's text and note are whole (their words all there), and a note shares a line only where the
-    line's text, a gap and the note fit the room."""
-    state = played(key, LONG)
-    clock = long_clock(state)
-    image = drawing(state, clock)
-    head = druid.header(state, image.width, clock)
-    room = image.width - druid.MARGIN - 44
-    face = font(druid.SEAT_FONT)
-    for seat, (lines, notes) in enumerate(zip(head.seats, head.notes, strict=True)):
-        assert " ".join(line for line in lines if line) == druid.seat_lines(state)[seat]
-        assert " ".join(note for note in notes if note) == clock[seat]
-        block = note_width([note for note in notes if note], druid.SEAT_FONT, clock_is_low(clock[seat]))
-        assert block <= room
-        for line, note in zip(lines, notes, strict=True):
-            assert face.getlength(line) <= room
-            if line and note:
-                assert face.getlength(line) + druid.NOTE_GAP + block <= room, (line, note)
-    assert head.right + 1 <= image.width - 3
-    edges_clear(image, head.height)
-
-
 def assert_header_clear(state: GameState, clock: Mapping[int, str], ratings: Mapping[int, str] | None = None) -> None:
-    """A shared header (Backgammon, Dragons, Drogo) with long names and notes: every note whole and right-aligned at
-    the margin, every row's text whole, no text past the margins, no two texts of the header over each other."""
+    """A shared header with long names and notes: every note whole and right-aligned at the margin, every row's
+    text whole, no text past the margins, no two texts of the header over each other."""
     drawn = render.board_scene(state, clock, ratings)
-    margin = {"backgammon": backgammon.MARGIN, "dragons": dragons.MARGIN, "drogo": drogo.MARGIN}[state.game.name]
+    margins = {"backgammon": backgammon.MARGIN, "dragons": dragons.MARGIN, "drogo": drogo.MARGIN}
+    margin = {**margins, "druid": druid.top.MARGIN}[state.game.name]
     [header] = drawn.tagged("header")
     boxes = []
     for group in drawn.tagged("seat"):
@@ -394,6 +367,10 @@ SHARED_HEADERS = [
     ("drogo-4p", ("-size=12",)),
     ("drogo-4p", ("-size=3",)),
     ("drogo-over", None),
+    ("druid-square", None),
+    ("druid-hex3", None),
+    ("druid-walk", None),
+    ("druid-over", None),
 ]
 
 

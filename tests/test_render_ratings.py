@@ -16,7 +16,6 @@ from tests.test_render_clock import (
     LONG,
     MID,
     assert_header_clear,
-    edges_clear,
     header_bottom,
     long_clock,
     played,
@@ -31,7 +30,7 @@ def sample_ratings(state: GameState) -> dict[int, str]:
 def drawing(state: GameState, clock: dict[int, str] | None, ratings: dict[int, str] | None) -> Image.Image:
     name = state.game.name
     if name == "druid":
-        return druid.render_scene(state, clock, ratings)[0]
+        return druid.render_image(state, clock, ratings)
     if name == "dragons":
         return dragons.render_image(state, clock=clock, ratings=ratings)
     return {"backgammon": backgammon, "drogo": drogo}[name].render_image(state, clock, ratings)
@@ -52,19 +51,22 @@ def test_ratings_change_the_header_and_nothing_else(key: str) -> None:
 def test_each_rating_follows_its_players_name(key: str) -> None:
     state = played(key)
     ratings = sample_ratings(state)
-    name = state.game.name
-    if name == "druid":
-        labels = druid.seat_lines(state, ratings)
-    else:
-        seats = shared_seats(state, None, ratings)
-        labels = [" ".join(t.text for t in seats[seat].items if isinstance(t, Text)) for seat in range(len(seats))]
+    seats = shared_seats(state, None, ratings)
+    labels = [" ".join(t.text for t in seats[seat].items if isinstance(t, Text)) for seat in range(len(seats))]
     for seat, player in enumerate(state.players):
         assert f"{player} ({ratings[seat]})" in labels[seat], (seat, labels[seat])
 
 
 @pytest.mark.parametrize(
     ("key", "words"),
-    [("backgammon-mid", None), ("dragons-mid", None), ("drogo-4p", None), ("drogo-4p", ("-size=3",))],
+    [
+        ("backgammon-mid", None),
+        ("dragons-mid", None),
+        ("drogo-4p", None),
+        ("drogo-4p", ("-size=3",)),
+        ("druid-hex3", None),
+        ("druid-walk", None),
+    ],
 )
 def test_the_shared_header_keeps_long_names_ratings_and_notes_whole_and_apart(
     key: str, words: tuple[str, ...] | None
@@ -75,13 +77,3 @@ def test_the_shared_header_keeps_long_names_ratings_and_notes_whole_and_apart(
     for seat, group in shared_seats(state, clock, ratings).items():
         row = " ".join(t.text for t in group.items if isinstance(t, Text))
         assert f"{state.players[seat]} ({ratings[seat]})" in row, row
-
-
-def test_druid_wraps_a_long_name_with_its_rating_and_note() -> None:
-    state = played("druid-hex3", LONG)
-    clock, ratings = long_clock(state), sample_ratings(state)
-    image = drawing(state, clock, ratings)
-    head = druid.header(state, image.width, clock, ratings)
-    for seat, lines in enumerate(head.seats):
-        assert " ".join(line for line in lines if line) == druid.seat_lines(state, ratings)[seat]
-    edges_clear(image, head.height)

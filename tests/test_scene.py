@@ -42,6 +42,7 @@ LONG = ["Alexandria_the_Great_of_Macedon_", "Bart<holomew> & 'Longname' \"the\""
 def played(
     name: str, moves: int, seed: int = 5, words: tuple[str, ...] = (), names: list[str] | None = None
 ) -> GameState:
+    """A two-player game after ``moves`` random moves (forced ones as the server makes them)."""
     game = registry.get(name)
     names = names or ["alice", "bob"]
     state = game.new(game.parse_options(list(words), len(names)), names, seed)
@@ -77,7 +78,33 @@ POSITIONS: dict[str, Callable[[], tuple[GameState, dict[int, str] | None, dict[i
     ),
     "drogo 12x12 late, -single": lambda: (played("drogo", 3000, 5, ("-size=12", "-single")), None, None),
     "drogo 4x4 over, odd names": lambda: (played("drogo", 2000, 5, ("-size=4",), LONG), None, None),
+    "druid start": lambda: (played("druid", 0), None, None),
+    "druid middle, clock, ratings": lambda: (played("druid", 40), {0: "23h 10m left", 1: "7d per move"}, {0: "1532"}),
+    "druid over, odd names": lambda: (played("druid", 2000, 2, ("-size=5",), LONG), None, None),
+    "druid hex, three players": lambda: (played_by("druid", 60, ("-hex",), 3), None, None),
+    "druid walk": lambda: (played("druid", 30, 5, ("-walk",)), None, None),
+    "druid y": lambda: (played("druid", 30, 5, ("-y",)), None, None),
 }
+
+#: the 3D views, drawn as scenes too: the same agreement holds
+VIEWS_3D: dict[str, Callable[[], GameState]] = {
+    "druid square": lambda: played("druid", 60),
+    "druid hex, three players": lambda: played_by("druid", 60, ("-hex",), 3),
+    "druid walk, odd names": lambda: played("druid", 40, 5, ("-walk",), LONG),
+}
+
+
+def played_by(name: str, moves: int, words: tuple[str, ...], players: int) -> GameState:
+    """A game of ``players`` players (alice, bob, carol, ...) after ``moves`` random moves."""
+    game = registry.get(name)
+    names = ["alice", "bob", "carol", "dave"][:players]
+    state = game.new(game.parse_options(list(words), players), names, 5)
+    rng = Rng(5)
+    while not state.is_over and moves > 0:
+        forced = state.forced_move()
+        state.push(forced if forced is not None else state.random_move(rng))
+        moves -= 1
+    return state
 
 
 def test_every_game_drawn_as_a_scene_has_positions_here() -> None:
@@ -128,12 +155,18 @@ def test_the_3d_views_png_and_svg_come_from_the_same_scene(key: str) -> None:
     assert_agree(state, clock, ratings, "3d")
 
 
+@pytest.mark.parametrize("key", list(VIEWS_3D))
+def test_more_3d_views_png_and_svg_come_from_the_same_scene(key: str) -> None:
+    assert_agree(VIEWS_3D[key](), {0: "6d 23h left"}, {1: "unrated"}, "3d")
+
+
 def assert_agree(state: GameState, clock: dict[int, str] | None, ratings: dict[int, str] | None, view: str) -> None:
-    """The PNG and the SVG of ``state``'s board in ``view`` are the two backends' drawings of one scene: the same
-    tagged elements in the same order, the same texts, every symbol defined once and used."""
+    """The PNG sent is the PNG backend's drawing of the scene, the SVG the SVG backend's, with the same tagged
+    elements (kind, id, data, in order) and texts, standing alone."""
     drawn = render.board_scene(state, clock, ratings, view)
     assert render.board_png(state, clock, ratings, view) == png.png(drawn)
     text = render.board_svg(state, clock, ratings, view)
+    assert text == svg.svg(drawn)
     root = svg_root(text)
     assert root.attrib["viewBox"] == f"0 0 {drawn.width} {drawn.height}"
     assert (root.attrib["width"], root.attrib["height"]) == (str(drawn.width), str(drawn.height))
@@ -156,6 +189,20 @@ def assert_agree(state: GameState, clock: dict[int, str] | None, ratings: dict[i
     assert_stands_alone(text)
 
 
+def test_every_druid_cell_is_a_tappable_element_of_the_svg() -> None:
+    """The web page makes each cell tappable: the top-down SVG has one group per cell, with its name as typed,
+    its height and its owner, around a shape."""
+    state = played("druid", 40)
+    root = svg_root(render.board_svg(state))
+    cells = [g for g in root.iter(f"{SVG}g") if g.attrib.get("data-kind") == "cell"]
+    assert [g.attrib["data-id"] for g in cells] == list(state.board.names)
+    for cell, group in enumerate(cells):
+        assert group.attrib["data-height"] == str(state.height[cell])
+        assert group.attrib["data-owner"] == ("" if state.top[cell] < 0 else str(state.top[cell]))
+        [shape] = list(group)
+        assert shape.tag in (f"{SVG}rect", f"{SVG}polygon")
+
+
 def assert_stands_alone(text: str) -> None:
     """No external reference of any kind: no URL but the SVG namespace, no link but to the document's own
     symbols, no image, style sheet, script or foreign content."""
@@ -176,14 +223,6 @@ def test_odd_names_are_escaped_in_the_svg_and_kept_whole() -> None:
     assert sorted(players) == sorted(LONG)
     texts = " ".join(element.text or "" for element in root.iter(f"{SVG}text"))
     assert "Bart<holomew> & 'Longname'" in texts
-
-
-def test_games_not_drawn_as_scenes_say_so() -> None:
-    for name in ("druid",):
-        state = played(name, 3)
-        with pytest.raises(LookupError, match=f"{name} boards are not drawn as scenes yet"):
-            render.board_svg(state)
-        assert render.board_png(state)[:8] == b"\x89PNG\r\n\x1a\n"  # their PNG as before
 
 
 # ---- the backends, shape by shape ------------------------------------------------------------------------------

@@ -7,8 +7,10 @@ picture ``w`` wide is ``s * 400 / w`` pixels on the phone. Tall means the font s
 ``font-size``): a capital is about seven tenths of it. Texts marked ``minor`` need not be read (a second way of
 writing a position already shown in large type); the only ones allowed are listed in :data:`MINOR`.
 
-Generic over games: each game drawn as a scene lists its smallest and largest pictures in :data:`CASES` (Druid's
-joins when it is drawn as a scene); a game's 3D view is measured too."""
+Generic over games: each game lists its smallest and largest pictures in :data:`CASES`, its 3D view too where it
+has one (``view="3d"``, the second picture a player may ask for). Where a Druid board has too many columns for a
+cell's letter over its height at 11 pixels (from about 20 columns), its cells are drawn taller than wide: a 26x26
+board is a tall picture, every text still readable."""
 
 from __future__ import annotations
 
@@ -34,9 +36,13 @@ CLOCK = {
 RATINGS = {0: "1532", 1: "1000?", 2: "unrated", 3: "2187"}
 
 
-def played(name: str, words: tuple[str, ...], seed: int, moves: int, names: list[str] | None = None) -> GameState:
+def played(
+    name: str, words: tuple[str, ...], seed: int, moves: int, names: list[str] | None = None, players: int | None = None
+) -> GameState:
     game = registry.get(name)
     names = names or ["alice", "bob"]
+    if players is not None:
+        names = names[:players]
     state = game.new(game.parse_options(list(words), len(names)), names, seed)
     rng = Rng(seed)
     while not state.is_over and moves > 0:
@@ -51,6 +57,12 @@ def backgammon_crowded() -> Scene:
     state = played("backgammon", (), 5, 60, LONG)
     state.cube, state.cube_owner, state.greedy, state.manual = 64, 1, [True, True], [True, True]
     return render.board_scene(state, CLOCK, RATINGS)
+
+
+def druid(words: tuple[str, ...], moves: int, players: int = 2, view: str = "top") -> Scene:
+    """A Druid board after ``moves`` random moves, with long names, clock notes and ratings."""
+    state = played("druid", words, 3, moves, [*LONG, "Cornelius_Maximilian_Feathersto"], players)
+    return render.board_scene(state, CLOCK, RATINGS, view)
 
 
 #: per game, its pictures at their smallest and largest: a label and the scene
@@ -86,6 +98,20 @@ CASES: dict[str, list[tuple[str, Callable[[], Scene]]]] = {
             "the largest board in 3D, late",
             lambda: render.board_scene(played("drogo", ("-size=12",), 1, 3000, FOUR), CLOCK, RATINGS, "3d"),
         ),
+    ],
+    "druid": [
+        ("the smallest square board", lambda: druid(("-size=3",), 4)),
+        ("a 19x19 board at move 250", lambda: druid(("-size=19",), 250)),
+        ("the largest square board, late", lambda: druid(("-size=26",), 900)),
+        ("the smallest hex board", lambda: druid(("-hex", "-size=3"), 6, 3)),
+        ("the largest hex board, three players", lambda: druid(("-hex", "-size=13"), 300, 3)),
+        ("the smallest Y board", lambda: druid(("-y", "-size=3"), 3)),
+        ("the largest Y board", lambda: druid(("-y", "-size=26"), 300)),
+        ("a Walk game on the hex board", lambda: druid(("-hex", "-walk"), 90, 3)),
+        ("the 3D view of the smallest board", lambda: druid(("-size=3",), 4, view="3d")),
+        ("the 3D view of the largest board", lambda: druid(("-size=26",), 900, view="3d")),
+        ("the 3D view of the largest hex board", lambda: druid(("-hex", "-size=13"), 300, 3, "3d")),
+        ("the 3D view of the largest Y board", lambda: druid(("-y", "-size=26"), 300, view="3d")),
     ],
 }
 

@@ -21,8 +21,8 @@ from bot.correspondence.clock import Clock
 from bot.correspondence.options import TimeRules
 from data.schema import _RENAME_VARIANTS, MIGRATIONS
 from data.store import Store
-from render.drogo import _seat_label
-from render.druid import seat_lines
+from render.drogo import header as drogo_header
+from render.druid.words import facts as druid_facts
 from rules import registry
 from tests.databases import Databases
 from tests.test_ratings import tables
@@ -287,9 +287,9 @@ async def test_a_player_out_of_time_in_a_three_player_game_is_out_of_time(
         drogo = registry.get("drogo").load((await store.load_game(1)).snapshot)
         druid = registry.get("druid").load((await store.load_game(2)).snapshot)
     # the pictures' seat lines
-    assert _seat_label(drogo, 0, [1, 0, 1]).endswith("(resigned)")
-    assert _seat_label(drogo, 1, [1, 0, 1]).endswith("(out of time)")
-    assert seat_lines(druid)[1].endswith("(out of time)")
+    seats = drogo_header(drogo).seats
+    assert seats[0].facts[-1] == "resigned" and seats[1].facts[-1] == "out of time"
+    assert druid_facts(druid, 1)[-1] == "out of time"
     assert main(["check", "--db", str(db)]) == 0
     assert capsys.readouterr().out == "2 games checked: all sound\n"
 

@@ -306,7 +306,7 @@ def _run_server_loop(state: GameState) -> tuple[list[LogEntry], list[Event]]:
     while (move := state.forced_move()) is not None:
         seat = move.player if isinstance(move, Resign) else state.to_move
         player = state.players[seat] if seat is not None else None
-        text = state.move_text(move)
+        text = state.log_text(move)
         caused = state.push(move)
         entries.append(LogEntry(state.ply, player, text, [e.to_json() for e in caused], auto=True))
         events.extend(caused)
@@ -364,7 +364,8 @@ def _apply_logged(state: GameState, entry: LogEntry) -> None:
     takeback (``undo``) needs the earlier position: :func:`replay_steps` applies those."""
     if entry.auto:
         move = state.forced_move()
-        if move is None or state.move_text(move) != entry.text:
+        # logs written before :meth:`GameState.log_text` hold the canonical text of the moment (Dragons' ``h1``)
+        if move is None or entry.text not in (state.log_text(move), state.move_text(move)):
             raise DamagedRowError(f"move {entry.number} ({entry.text}, played by the server) does not replay")
         state.push(move)
         return

@@ -33,7 +33,7 @@ from data.store import (
     StoreError,
 )
 from rules import registry
-from rules.base import GameError, GameState, StateFormatError
+from rules.base import GameDef, GameError, GameState, StateFormatError
 
 
 class LookingActions(ActionsBase):
@@ -114,7 +114,8 @@ class LookingActions(ActionsBase):
                 if index in keep:
                     who = f"{entry.player_id}: " if entry.player_id else ""
                     made = " (Auto)" if entry.auto else " (Queued)" if entry.queued else ""
-                    frames.append((replaying.clone(), f"{entry.number}. {who}{entry.text}{made}"))
+                    text = game.history_moves(entry.text, entry.events)[0] if game.history_moves else entry.text
+                    frames.append((replaying.clone(), f"{entry.number}. {who}{text}{made}"))
         except (GameError, DamagedRowError) as exc:
             return _fail(f"game {game_id} cannot be replayed: {exc}", game_id=game_id)
         note = "" if wanted <= REPLAY_FRAMES else f"; {len(frames)} of its {wanted} positions, spread evenly"
@@ -133,20 +134,22 @@ class LookingActions(ActionsBase):
     async def history(self, game_id: int) -> Result:
         """The move list, one line per logged action, with ``(Auto)`` marking what the server played and, for a
         game of chance, the dice the player moved with (``bob (6-5): 13-8,6-5``), read from the logged roll
-        events. A resignation asked for out of turn (or withdrawn) is a note without a number; the resignation
-        itself appears once, where it took effect. No replay: the cost is one read of the log."""
+        events. The moves the server made inside an action (Dragons' auto moves, :attr:`GameDef.history_moves`)
+        follow it, each on a line of its own without a number, marked ``(Auto)``. A resignation asked for out of
+        turn (or withdrawn) is a note without a number; the resignation itself appears once, where it took
+        effect. No replay: the cost is one read of the log."""
         loaded = await self._load(game_id)
         if isinstance(loaded, Result):
             return loaded
         row, game, state = loaded
         try:
-            log = await self.store.log_lines(game_id)
+            log = await self.store.log_lines(game_id, every_event=game.history_moves is not None)
         except DamagedRowError as exc:
             return _fail(str(exc), game_id=game_id)
         lines: list[str] = []
         dice = game.new(row.options, row.players, row.seed).turn_context()  # the opening roll is not logged
         previous_number = 0
-        shown: dict[int, tuple[int, str]] = {}  # action number -> (its line, the dice before it)
+        shown: dict[int, tuple[range, str]] = {}  # action number -> (its lines, the dice before it)
         for seq, entry in enumerate(log, start=1):
             if entry.text == "resign" and entry.made != 1 and entry.number == previous_number:
                 lines.append(f"      ({_first_event_text(entry.events_json) or f'{entry.player_id} asked to resign'})")
@@ -154,13 +157,14 @@ class LookingActions(ActionsBase):
             if entry.text == "undo":
                 first = _undone_from(entry.events_json)
                 for taken in range(first, seq):
-                    if taken in shown and not lines[shown[taken][0]].endswith("(taken back)"):
-                        lines[shown[taken][0]] += "  (taken back)"
+                    for index in shown[taken][0] if taken in shown else ():
+                        if not lines[index].endswith("(taken back)"):
+                            lines[index] += "  (taken back)"
                 dice = shown[first][1] if first in shown else dice
                 lines.append(f"      ({entry.player_id}'s takeback accepted: {_first_event_text(entry.events_json)})")
                 previous_number = entry.number
                 continue
-            shown[seq] = (len(lines), dice)
+            first_line, dice_before = len(lines), dice
             previous_number = entry.number
             play = entry.text not in game.extra_commands and entry.player_id is not None
             context = dice if play else ""
@@ -170,7 +174,10 @@ class LookingActions(ActionsBase):
             by = entry.player_id or "moderator"  # a moderator's cancel or decision: nobody's at the board
             who = f"{by} ({context})" if context else by
             made = {1: " (Auto)", 2: " (Queued)"}.get(entry.made, "")
-            lines.append(f"{entry.number:>4}. {who}: {entry.text}{made}")
+            text, autos = _history_moves(game, entry.text, entry.events_json)
+            lines.append(f"{entry.number:>4}. {who}: {text}{made}")
+            lines.extend(f"      {entry.player_id}: {auto} (Auto)" for auto in autos)
+            shown[seq] = (range(first_line, len(lines)), dice_before)
         header = f"{game.title} game {game_id}: {', '.join(row.players)}"
         opts = game.format_options(row.options)
         if opts:
@@ -290,6 +297,21 @@ def _undone_from(events_json: str) -> int:
     """The first action a logged takeback took back."""
     events = json.loads(events_json)
     return int(events[0].get("data", {}).get("seq", 0)) if events else 0
+
+
+def _history_moves(game: GameDef, text: str, events_json: str) -> tuple[str, list[str]]:
+    """A logged action's text as the history shows it, and the moves the server made inside it
+    (:attr:`GameDef.history_moves`; the text alone for most games). Events that do not read as JSON (a damaged
+    row) leave the logged text: the history still lists every action."""
+    if game.history_moves is None:
+        return text, []
+    try:
+        events = json.loads(events_json)
+    except ValueError:
+        return text, []
+    if not isinstance(events, list):
+        return text, []
+    return game.history_moves(text, [event for event in events if isinstance(event, dict)])
 
 
 def _time_left(row: GameSummary, now: float) -> str:

@@ -118,9 +118,9 @@ class PlayActions(ActionsBase):
             return _fail(_refusal(exc), game_id=game_id, game_type=game.name, state=state, move_number=state.ply)
         if isinstance(move, Resign):
             return await self._resign(row, game, state, player)
-        move_text = state.move_text(move)
+        move_text, logged = state.move_text(move), state.log_text(move)
         events = state.push(move)
-        entries = [LogEntry(state.ply, player, move_text, [e.to_json() for e in events], queued=queued)]
+        entries = [LogEntry(state.ply, player, logged, [e.to_json() for e in events], queued=queued)]
         more_entries, more_events = _run_server_loop(state)
         error = await self._commit(
             game_id, row.log_length, entries + more_entries, state, len(row.memory), before=row, will_post=will_post

@@ -1071,13 +1071,17 @@ class CoreStore(Units):
             row = await cursor.fetchone()
         return None if row is None else str(row[0])
 
-    async def log_lines(self, game_id: int) -> list[LogLine]:
+    async def log_lines(self, game_id: int, every_event: bool = False) -> list[LogLine]:
         """The move log as a history lists it. Events are read only where a listing looks at them (a roll's
-        dice, a resignation's note) and left as JSON text; every other row carries ``"[]"``."""
+        dice, a resignation's note; every row's with ``every_event``, for a game whose history reads them) and
+        left as JSON text; every other row carries ``"[]"``."""
+        events = (
+            "events"
+            if every_event
+            else f"CASE WHEN text IN ('resign', 'undo') OR {self._sql.events_hold_a_roll} THEN events ELSE '[]' END"
+        )
         async with self._db.execute(
-            "SELECT number, player_id, text, auto,"
-            f" CASE WHEN text IN ('resign', 'undo') OR {self._sql.events_hold_a_roll} THEN events ELSE '[]' END"
-            " FROM moves WHERE game_id = ? ORDER BY seq",
+            f"SELECT number, player_id, text, auto, {events} FROM moves WHERE game_id = ? ORDER BY seq",
             (game_id,),
         ) as cursor:
             rows = await cursor.fetchall()

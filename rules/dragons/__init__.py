@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rules.base import GameDef
 from rules.dragons.options import HELP, NOTATION, OPTIONS, validate
-from rules.dragons.state import DragonsState, Place
+from rules.dragons.state import DragonsState, Place, history_moves
 
 GAME = GameDef(
     name="dragons",
@@ -22,6 +22,7 @@ GAME = GameDef(
     help=HELP,
     notation=NOTATION,
     validate=validate,
+    history_moves=history_moves,
 )
 DragonsState.game = GAME
 

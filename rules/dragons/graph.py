@@ -18,6 +18,9 @@ from rules.dragons.tiles import DIRECTIONS, EDGE_REGION, REGIONS, Cell
 
 #: (cell, index of the region on that tile)
 Node = tuple[Cell, int]
+#: what the scoring reads of one dragon, without its bands: (colour, size, holes, open ends), as :class:`Dragon`
+#: gives them (closed when no end is open); a plain tuple, made on every band a tile adds (:meth:`Bands.add`)
+Measures = tuple[int, int, int, int]
 
 
 #: [crossed][placement][region]: (dq, dr, edge seen from the neighbour) for each edge the band reaches
@@ -286,6 +289,15 @@ _CODE_REACH = tuple(
     tuple(tuple(tuple((_STEPS[e], (e + 3) % 6) for e in region.edges) for region in regions) for regions in by_set)
     for by_set in REGIONS
 )
+#: [crossed][placement]: per region, its reach as above, its colour and its number of edges (what :meth:`Bands.add`
+#: reads of a new band)
+_CODE_BANDS = tuple(
+    tuple(
+        tuple((reach, region.colour, len(region.edges)) for reach, region in zip(reaches, regions, strict=True))
+        for reaches, regions in zip(by_placement, by_set, strict=True)
+    )
+    for by_placement, by_set in zip(_CODE_REACH, REGIONS, strict=True)
+)
 
 
 def cell_code(cell: Cell) -> int:
@@ -324,7 +336,13 @@ class Bands:
     :meth:`loops` gives what :class:`RegionGraph` gives for the dragons a move's cycles lie in: the same dragons
     in the same order and the same loops. When a dragon's new bands lie in two blocks or more whose longest
     cycles are equally long (the block the walk meets first then decides), or closed dragons alone count, it
-    walks that dragon as :class:`RegionGraph` and :func:`_blocks` do (:meth:`_dragon`)."""
+    walks that dragon as :class:`RegionGraph` and :func:`_blocks` do (:meth:`_dragon`).
+
+    Each dragon's measures are kept at its root as well (``measures``: root -> :data:`Measures`), updated from
+    the bands a tile adds: a new band is a dragon of one band; each of its edges facing an empty cell is an open
+    end, each facing a tile is a link, and closes the open end the neighbour's band had there; a link between two
+    dragons joins them (holes add up), a link inside one adds a hole. So the scoring when the pool runs out and
+    the win tests of the closed-dragon goals read one entry per dragon instead of walking the board."""
 
     def __init__(self, crossed: bool) -> None:
         #: cell code -> placement of the tiles added so far
@@ -337,7 +355,10 @@ class Bands:
         self.merged: list[int] = []
         self.members: dict[int, list[int]] = {}
         self.block_of: dict[int, int] = {}
+        #: root node code -> the measures of its dragon (immutable, so a clone copies the table alone)
+        self.measures: dict[int, Measures] = {}
         self.reach = _CODE_REACH[crossed]
+        self.tile_bands = _CODE_BANDS[crossed]
         self.edge_region = EDGE_REGION[crossed]
         self.colours = tuple(tuple(region.colour for region in regions) for regions in REGIONS[crossed])
 
@@ -351,6 +372,7 @@ class Bands:
         new.merged = list(self.merged)
         new.members = {block: list(bands) for block, bands in self.members.items()}
         new.block_of = dict(self.block_of)
+        new.measures = dict(self.measures)
         return new
 
     def root(self, node: int) -> int:
@@ -425,14 +447,16 @@ class Bands:
         """Link the tile ``placement`` at cell ``code`` to the tiles added before it; its bands (node codes) whose
         links closed a cycle, as :meth:`BandForest.add`."""
         board, parent, edge_region, tree = self.board, self.parent, self.edge_region, self.tree
-        label = self.label
+        label, measures = self.label, self.measures
         board[code] = placement
         closed = []
         node = code * 8
-        for reach in self.reach[placement]:
+        for reach, colour, open_ends in self.tile_bands[placement]:
             parent[node] = node
             tree[node] = -1
             a = node  # the root of the band's set, kept as links are made
+            # the measures of a's dragon, stored under a once the band is linked: every edge open until it links
+            size, holes = 1, 0
             for step, facing in reach:
                 other = code + step
                 placed = board.get(other)
@@ -443,10 +467,14 @@ class Bands:
                 while (up := parent[b]) != b:
                     parent[b] = parent[up]
                     b = up
+                open_ends -= 2  # this edge is a link, not an open end, and so is the neighbour's edge facing it
                 if a == b:
+                    holes += 1
                     closed.append(node)
                     self._merge(node, linked)
                 else:
+                    _, its_size, its_holes, its_open = measures.pop(b)
+                    size, holes, open_ends = size + its_size, holes + its_holes, open_ends + its_open
                     parent[a] = b
                     a = b
                     if tree[node] < 0:
@@ -456,8 +484,19 @@ class Bands:
                         child, top = linked, node
                     tree[child] = top
                     label[child] = -1  # a bridge, a block of its own (not listed: only blocks with a cycle are)
+            measures[a] = (colour, size, holes, open_ends)
             node += 1
         return closed
+
+    def dragons(self) -> Iterable[Measures]:
+        """The measures of every dragon on the board, one entry per dragon (in no particular order)."""
+        return self.measures.values()
+
+    def dragons_of(self, codes: Iterable[int]) -> list[Measures]:
+        """The measures of the dragons holding a band on one of the cells ``codes``, each once."""
+        board, regions, root, measures = self.board, self.reach, self.root, self.measures
+        roots = {root(node) for code in codes for node in range(code * 8, code * 8 + len(regions[board[code]]))}
+        return [measures[top] for top in roots]
 
     def loops(self, codes: list[int], cycled: list[int], closed_only: bool) -> list[tuple[int, list[Cell]]]:
         """The dragons holding a band of ``cycled``, in the order :meth:`RegionGraph.dragons_through` meets them

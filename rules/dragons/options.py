@@ -125,5 +125,6 @@ ends and at least -num_eyes holes."""
 NOTATION = """\
 Give a tile letter and a position number: `d3` puts tile d on open spot 3. The board numbers the open spots \
 afresh each turn and its legend draws the letters: a-f are the six shoulder turns, g and h the two tail turns \
-(i-l also work for g and h). Moves are listed and logged by those numbers, as each turn's board showed them. \
-The axial form `d@q,r` (the centre is 0,0) names a cell for good; you may type it too: `c@1,-1`."""
+(i-l also work for g and h). Moves are listed by those numbers. The axial form `d@q,r` (the centre is 0,0) \
+names a cell for good, and the history writes it, with each auto move on a line of its own; you may type it \
+too: `c@1,-1`."""

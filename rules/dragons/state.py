@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,7 @@ from rules.base import (
     StateFormatError,
 )
 from rules.dragons import options as opts
-from rules.dragons.graph import Bands, Dragon, RegionGraph, cell_code
+from rules.dragons.graph import Bands, Dragon, Measures, RegionGraph, cell_code
 from rules.dragons.tiles import (
     ALIASES,
     AUTO,
@@ -100,6 +100,26 @@ def _cell_text(cell: Cell) -> str:
 
 def _or_list(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def history_moves(text: str, events: Sequence[Mapping[str, Any]]) -> tuple[str, list[str]]:
+    """What the history shows for a logged Dragons action: the placement in the fixed form ``d@q,r``, which stays
+    true on every later board, and the auto moves of its chain in the order they were made, each to be listed on
+    a line of its own. Logs written before pbm logged the fixed form hold the turn's position number (``d3``);
+    the placement's event names its cell, so those read the same. An action without a placement (a resignation)
+    shows its text."""
+    shown, autos = text, []
+    for event in events:
+        data = event.get("data")
+        try:
+            fixed = f"{data['letter']}@{int(data['cell'][0])},{int(data['cell'][1])}"  # type: ignore[index]
+        except (KeyError, IndexError, TypeError, ValueError):
+            continue  # an event without a placement (the win, a gap owed)
+        if event.get("kind") == "place":
+            shown = fixed
+        elif event.get("kind") == "auto":
+            autos.append(fixed)
+    return shown, autos
 
 
 def tantrix_score(dragon: Dragon) -> int:
@@ -404,6 +424,11 @@ class DragonsState(GameState):
                 return f"{move.letter}{number}"
         return str(move)
 
+    def log_text(self, move: Any) -> str:
+        """The fixed form ``d@q,r`` (rules-notes D5): a position number names a cell of this turn's board only,
+        so a log of numbers could not be read without replaying the game."""
+        return str(move)
+
     def _numbers(self) -> dict[Cell, int]:
         """Open position -> its number on this turn's board."""
         return {cell: number for number, cell in enumerate(self.choices(), 1)}
@@ -477,33 +502,41 @@ class DragonsState(GameState):
 
     # ---- winning -------------------------------------------------------------------------------------------
 
-    def _complete(self, dragon: Dragon) -> bool:
-        """A completed dragon is a closed one (no open ends) with enough holes (rules-notes D9)."""
-        return dragon.closed and dragon.holes >= self.num_eyes
+    def _best_complete(self, dragons: Iterable[Measures], value: int) -> list[int]:
+        """Per colour, the largest ``value`` (a field of :data:`Measures`: 1 size, 2 holes) of its completed
+        dragons, -1 for none. A completed dragon is a closed one (no open ends) with enough holes (rules-notes
+        D9)."""
+        best = [-1, -1]
+        need = self.num_eyes
+        for measures in dragons:
+            colour, _, holes, open_ends = measures
+            if not open_ends and holes >= need and measures[value] > best[colour]:
+                best[colour] = measures[value]
+        return best
 
     def _judge(self, cells: list[Cell], codes: list[int], cycled: list[int]) -> Outcome | None:
         """The win test after a whole move, on the dragons that move touched (the others did not change).
         ``codes`` are the cells' integer codes and ``cycled`` the move's bands (node codes) that closed a cycle:
         with one eye needed only loops the move made count, and those lie in the dragons of these bands, so the
         loop search looks at those dragons alone (none: no search). The dragons come in the same order either
-        way, so the loops found are the same."""
+        way, so the loops found are the same. The goals that read closed dragons read the measures the bands
+        keep of the dragons on the move's cells (:meth:`Bands.dragons_of`): no walk."""
         self.loops = []
         if self.goal in opts.SCORED_GOALS:
             return None
         if self._cycles_only:
             return self._judge_cycles(codes, cycled) if cycled else None
-        graph = RegionGraph(self.tiles, self.crossed)
         if self.goal in LOOP_GOALS:
+            graph = RegionGraph(self.tiles, self.crossed)
             return self._judge_loops(graph, graph.dragons_through(cells), cells)
-        dragons = graph.dragons_through(cells)
-        best = [max((d.holes for d in dragons if d.colour == c and self._complete(d)), default=-1) for c in (0, 1)]
+        best = self._best_complete(self.bands.dragons_of(codes), 2)
         if self.goal == "end_single":
             if (best[0] >= 0) == (best[1] >= 0):
                 return None
             seat = 0 if best[0] >= 0 else 1
             return Outcome((seat,), f"{self._name(seat)} closed a dragon and the opponent did not")
         if self.goal == "end_most":
-            return self._judge_most(graph, best)
+            return self._judge_most(best)
         return self._compare(best, "a closed dragon with {} holes", "closed dragons with {} holes each")
 
     def _judge_cycles(self, codes: list[int], cycled: list[int]) -> Outcome | None:
@@ -543,11 +576,12 @@ class DragonsState(GameState):
         lengths = [len(loop) if loop else -1 for loop in best]
         return self._compare(lengths, "a loop through {} tiles", "loops through {} tiles each")
 
-    def _judge_most(self, graph: RegionGraph, best: list[int]) -> Outcome | None:
+    def _judge_most(self, best: list[int]) -> Outcome | None:
+        """-end_most: a completed dragon with more holes than any enemy dragon, closed or not, wins."""
         for seat in (0, 1):
             if best[seat] < 0:
                 continue
-            enemy = max((d.holes for d in graph.all_dragons() if d.colour != seat), default=0)
+            enemy = max((holes for colour, _, holes, _ in self.bands.dragons() if colour != seat), default=0)
             if best[seat] > enemy:
                 return Outcome(
                     (seat,), f"{self._name(seat)} closed a dragon with {best[seat]} holes, more than any enemy"
@@ -567,26 +601,29 @@ class DragonsState(GameState):
         return Outcome((seat,), f"{self._name(seat)} wins with {shown}")
 
     def _final(self) -> Outcome:
-        """The end when the pool is empty and nobody has won: draw, or the scoring/tiebreak option decides."""
-        dragons = RegionGraph(self.tiles, self.crossed).all_dragons()
+        """The end when the pool is empty and nobody has won: draw, or the scoring/tiebreak option decides. The
+        dragons' measures are those the bands keep up to date (:meth:`Bands.dragons`), not a walk of the board;
+        the default tie rule reads none."""
         if self.goal == "tantrix":
-            scores = [
-                max((d.holes * (2 if d.closed else 1) for d in dragons if d.colour == c), default=0) for c in (0, 1)
-            ]
+            scores = [0, 0]
+            for colour, _, holes, open_ends in self.bands.dragons():
+                score = holes if open_ends else 2 * holes
+                if score > scores[colour]:
+                    scores[colour] = score
             decided = self._compare(scores, "the best dragon, worth {} points", "best dragons worth {} points")
             outcome = decided or Outcome((), "draw: no dragon scored")
             return Outcome(outcome.winners, f"the tiles ran out; {outcome.reason}", tuple(float(s) for s in scores))
-        complete = [d for d in dragons if self._complete(d)]
         if self.goal == "all_out_most_eyes":
-            values = [max((d.holes for d in complete if d.colour == c), default=-1) for c in (0, 1)]
+            values = self._best_complete(self.bands.dragons(), 2)
             decided = self._compare(values, "a closed dragon with {} holes", "closed dragons with {} holes each")
         else:
             tie = opts.tiebreak(self.options)
-            values = [max((d.size for d in complete if d.colour == c), default=-1) for c in (0, 1)]
-            lower = tie == "tie_largest_loses"
-            largest = "the largest closed dragon, of {} segments"
-            equal = "closed dragons of {} segments"
-            decided = None if tie == "tie_none" else self._compare(values, largest, equal, lower_wins=lower)
+            decided = None
+            if tie != "tie_none":  # the default: an empty pool without a winner is a draw, nothing to score
+                values = self._best_complete(self.bands.dragons(), 1)
+                largest = "the largest closed dragon, of {} segments"
+                equal = "closed dragons of {} segments"
+                decided = self._compare(values, largest, equal, lower_wins=tie == "tie_largest_loses")
         reason = decided.reason if decided else "draw: nobody won"
         return Outcome(decided.winners if decided else (), f"the tiles ran out; {reason}")
 
