@@ -129,7 +129,9 @@ def timed_think(
 
 
 class RateLimitCounter(logging.Filter):
-    """Counts Discord's 429s as discord.py reports them (it retries them itself and says so only in its log)."""
+    """Counts Discord's 429s as discord.py reports them (it retries them itself and says so only in its log). It
+    sits on the ``discord.http`` logger, which every client of a process shares: with several bots in one process
+    (tests), each counts every bot's 429s."""
 
     def __init__(self, metrics: Metrics) -> None:
         super().__init__()
