@@ -24,6 +24,7 @@ import pytest
 
 from bot.discord.client import setup_logging
 from bot.discord.failures import STOPPING
+from bot.discord.front import REPOST_GRACE
 from bot.ops import serve_ops
 from tests.fakediscord.pbm import FakeClock, pbm_running, start_game
 
@@ -147,6 +148,31 @@ async def test_healthz_is_ready_when_connected_and_stop_finishes_what_is_in_flig
         assert raw.execute("SELECT text FROM moves").fetchall() == [("c3",)]
 
 
+async def test_a_command_still_running_when_the_stop_runs_out_is_cut_short_and_its_board_posted_after_a_restart(
+    discord_world: World, tmp_path: Path
+) -> None:
+    w = discord_world
+    fake = w.fake
+    db = tmp_path / "pbm.sqlite3"
+    clock = FakeClock()
+    async with pbm_running(fake, db, clock=clock) as bot:
+        table = await start_game(fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
+        fake.hold(THREAD_POSTS, channel_id=table.thread.id)  # Discord never answers the board's post
+        held = fake.faults[-1]
+        await fake.slash(w.alice, table.thread.id, "move", {"move": "c3"})
+        await fake.wait_for(lambda: held.hits, 10, "the board's post")
+        await bot.stop(grace=0.5)
+    with sqlite3.connect(db) as raw:
+        committed = raw.execute("SELECT text FROM moves").fetchall()
+        marked = raw.execute("SELECT COUNT(*) FROM meta WHERE key = 'unposted:1'").fetchone()
+    clock.now += REPOST_GRACE + 1
+    async with pbm_running(fake, db, clock=clock):  # its first sweep, at start, posts the board
+        await fake.wait_for(lambda: len(fake.channel_log(table.thread.id)) == 2, 10, "the board after the restart")
+        posts = fake.channel_log(table.thread.id)
+    assert committed == [("c3",)] and marked == (1,)  # the move stands, its board still to be posted
+    assert len(posts) == 2 and posts[1].text().startswith("### Druid 1: bob to move (move 2)")
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -191,6 +217,7 @@ async def test_pbm_run_serves_metrics_and_exits_within_ten_seconds_of_sigterm_wi
             process.kill()
             await process.wait()
     lines = stderr.decode().splitlines()
+    assert all(line.startswith("{") for line in lines), stderr.decode()  # every line a JSON object
     events = [json.loads(line) for line in lines]
     assert health == (200, {"ready": True, "database": "ok", "gateway": "connected"})
     assert late.content == STOPPING and answered.deleted and "alice played c3" in table.last_post().text()

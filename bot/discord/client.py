@@ -60,9 +60,10 @@ log = logging.getLogger("pbm.discord")
 MAX_SWEEP_INTERVAL = 60.0
 #: seconds a process's claim to push the slash commands keeps others from pushing (a push takes about a second)
 SYNC_LEASE = 300.0
-#: the longest SIGTERM waits for the commands in flight: closing the connections and the database takes the rest
-#: of the ten seconds a process manager allows before it kills the process
-DRAIN_SECONDS = 7.0
+#: the longest SIGTERM waits for the commands in flight, and then for those cut short to roll back: closing the
+#: connections and the database takes the rest of the ten seconds a process manager allows before it kills
+DRAIN_SECONDS = 6.5
+CUT_SECONDS = 0.5
 #: the longest the database may take to close at the end (a hung server's connections are cut)
 CLOSE_SECONDS = 1.5
 #: the names discord.py gives the tasks that handle an interaction: a slash command or autocomplete, a view's
@@ -212,6 +213,11 @@ class PbmBot(commands.AutoShardedBot):
             self._closing = asyncio.ensure_future(self._close_once())
         await asyncio.shield(self._closing)
 
+    async def __aexit__(self, *exc: object) -> None:
+        """Leaving ``async with`` waits for the whole closing (discord.py's own waits only for its connections
+        when a close has begun, and the database's close would be cut short when the event loop ends)."""
+        await self.close()
+
     async def _close_once(self) -> None:
         if self._chart_ready is not None:
             await self._chart_ready  # a worker thread cannot be stopped; it ends within a second
@@ -247,6 +253,7 @@ class PbmBot(commands.AutoShardedBot):
                 log.warning("stopping: %d still running after %g seconds are cut short", len(running), grace)
                 for task in running:
                     task.cancel()
+                await asyncio.wait(running, timeout=CUT_SECONDS)
                 break
             await asyncio.wait(running, timeout=left)
             running = self._in_flight()
