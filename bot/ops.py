@@ -169,6 +169,8 @@ class Ops:
         a probe while the last one still waits on a hung server waits on that one, for at most ``wait``."""
         if self._pinging is None or self._pinging.done():
             self._pinging = asyncio.create_task(self._ping())
+            # its failure is read here, or by nobody when it ends after the probe gave up: never left unretrieved
+            self._pinging.add_done_callback(lambda done: done.cancelled() or done.exception())
         task = self._pinging
         done, _ = await asyncio.wait({task}, timeout=wait)
         if not done:
