@@ -12,6 +12,7 @@ import discord
 
 from bot.actions import Result
 from bot.board_files import caption_3d
+from bot.discord.failures import answers_failures
 from bot.discord.followups import answer, defer_publicly
 from bot.discord.ports import bot_of
 from render import has_3d
@@ -49,6 +50,7 @@ class ChallengeButton(
     ) -> ChallengeButton:
         return cls(int(match["id"]), match["action"])
 
+    @answers_failures("button challenge")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -106,6 +108,7 @@ class MoveButton(
     ) -> MoveButton:
         return cls(int(match["game"]), int(match["number"]), match["word"])
 
+    @answers_failures("button move")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -135,6 +138,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pbm:
         made.item.options = item.options
         return made
 
+    @answers_failures("menu move")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -167,6 +171,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb
     ) -> ReplayButton:
         return cls(int(match["game"]))
 
+    @answers_failures("button replay")
     async def callback(self, interaction: discord.Interaction) -> None:
         await defer_publicly(interaction)
         await bot_of(interaction).games.post_replay(interaction, self.game_id)
@@ -292,6 +297,7 @@ class ProposalButton(
     ) -> ProposalButton:
         return cls(int(match["game"]), int(match["proposal"]), match["answer"])
 
+    @answers_failures("button proposal")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -341,6 +347,7 @@ class PreviewButton(
     ) -> PreviewButton:
         return cls(int(match["game"]), match["action"], match["move"])
 
+    @answers_failures("button preview")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         if self.action == "no":
