@@ -12,6 +12,7 @@ import discord
 
 from bot.actions import Result
 from bot.board_files import caption_3d
+from bot.discord.failures import answers_failures
 from bot.discord.followups import answer, defer_publicly
 from bot.discord.ports import bot_of
 from data.store import NotFoundError
@@ -50,6 +51,7 @@ class ChallengeButton(
     ) -> ChallengeButton:
         return cls(int(match["id"]), match["action"])
 
+    @answers_failures("button challenge")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -107,6 +109,7 @@ class MoveButton(
     ) -> MoveButton:
         return cls(int(match["game"]), int(match["number"]), match["word"])
 
+    @answers_failures("button move")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -136,6 +139,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pbm:
         made.item.options = item.options
         return made
 
+    @answers_failures("menu move")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -168,6 +172,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb
     ) -> ReplayButton:
         return cls(int(match["game"]))
 
+    @answers_failures("button replay")
     async def callback(self, interaction: discord.Interaction) -> None:
         await defer_publicly(interaction)
         await bot_of(interaction).games.post_replay(interaction, self.game_id)
@@ -293,6 +298,7 @@ class ProposalButton(
     ) -> ProposalButton:
         return cls(int(match["game"]), int(match["proposal"]), match["answer"])
 
+    @answers_failures("button proposal")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -348,6 +354,7 @@ class PreviewButton(
     ) -> PreviewButton:
         return cls(int(match["game"]), match["action"], match["move"])
 
+    @answers_failures("button preview")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         if self.action == "no":

@@ -2,9 +2,11 @@
 page or a refusal is answered.
 
 Every request: a Content-Security-Policy without inline scripts or styles and the other protective headers; the
-viewer read from the session cookie (:mod:`bot.web.security`); a body at most :data:`MAX_BODY` bytes. Every POST:
-the rate limits, the Origin check and the CSRF token, before any handler runs. Any refusal or failure is a page
-(or, for a script, JSON) saying what happened in one sentence, never a traceback, and changes nothing.
+viewer read from the session cookie (:mod:`bot.web.security`), except on ``/healthz`` and ``/metrics`` (the bot's,
+from :mod:`bot.ops`: a probe must not wait on a session lookup in a database that hangs); a body at most
+:data:`MAX_BODY` bytes. Every POST: the rate limits, the Origin check and the CSRF token, before any handler runs.
+Any refusal or failure is a page (or, for a script, JSON) saying what happened in one sentence, never a traceback,
+and changes nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from aiohttp import web
 
 from bot.actions import Actions, Notice, Result
 from bot.config import WebConfig
+from bot.ops import OPS_PATHS, Ops, add_ops_routes
 from bot.text import count
 from bot.web.boards import BoardCache
 from bot.web.live import Hub
@@ -161,6 +164,10 @@ def sentence(text: str) -> str:
 async def protect(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Any:
     """Headers, the viewer, the POST checks, and every failure in one sentence."""
     ctx = context(request)
+    if request.path in OPS_PATHS and request.method in ("GET", "HEAD"):
+        response = await handler(request)
+        _finish(request, response, ctx)
+        return response
     try:
         request[VIEWER] = await read_viewer(ctx.store, ctx.config, ctx.local, request)
         if request.method == "POST":
@@ -242,10 +249,12 @@ def create_app(
     announcer: Announcer | None = None,
     live: bool = True,
     poll_interval: float | None = None,
+    ops: Ops | None = None,
 ) -> web.Application:
     """The web application on ``actions`` (their store and clock). ``local``: started by ``pbm run`` without a
     token (trusted local play may be on, see :mod:`bot.web.security`). ``live``: watch for changes in the
-    background (tests drive the hub by hand with ``live=False``)."""
+    background (tests drive the hub by hand with ``live=False``). ``ops``: the bot's ``/healthz`` and ``/metrics``,
+    served on this port too (``pbm run``)."""
     from bot.web import acting, game, pages, signin
 
     clock = clock or time.time
@@ -273,6 +282,8 @@ def create_app(
         await ctx.views.settled()
 
     app.on_cleanup.append(settle_views)
+    if ops is not None:
+        add_ops_routes(app, ops)
     if live:
 
         async def start_hub(_app: web.Application) -> None:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Self
 from data.connection import DirectConnection
 from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, LogRow, RatingChange
 from data.store import upkeep
+from data.store.availability import DEFAULT_TIMEOUT, DatabaseUnavailableError
 from data.store.dialect import SQLITE, Dialect
 from data.store.rate import RatingWrite, write_rating
 from data.store.unit import Units, current_owner
@@ -161,6 +162,8 @@ REQUIRED_TABLES = (
 def describe_database_error(exc: BaseException, where: str | None = None) -> str:
     """One line for an environment error of the database (disk full, unreadable, damaged), for people. Given the
     SQLite file ``where``, a refused write says whether the file or its folder is read-only."""
+    if isinstance(exc, DatabaseUnavailableError):
+        return f"{exc}; try again in a minute"
     text = str(exc).strip() or type(exc).__name__
     lowered = text.lower()
     if where is not None and ("readonly" in lowered or "read-only" in lowered):
@@ -292,6 +295,7 @@ class CoreStore(Units):
         read_only: bool = False,
         create: bool = True,
         migrate: bool = True,
+        timeout: float = DEFAULT_TIMEOUT,
     ) -> Self:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date.
 
@@ -317,9 +321,12 @@ class CoreStore(Units):
         is ever made for ``path`` (a mistyped path would otherwise start a fresh database somewhere). A database
         from an older pbm is brought up to date, unless it is read-only (:class:`OutOfDateError`) or ``migrate``
         is false: then it is left as it is, for what works on any version (``backup``, ``schema_version``).
+
+        On PostgreSQL no statement takes longer than ``timeout`` seconds: a server that is stopped, unreachable
+        or hung is :class:`DatabaseUnavailableError` (see :mod:`data.store.availability`).
         """
         if is_postgresql_url(str(path)):
-            return await cls._open_postgresql(str(path), create=create, migrate=migrate)
+            return await cls._open_postgresql(str(path), create=create, migrate=migrate, timeout=timeout)
         where = sqlite_file(str(path))
         address = where
         if where != ":memory:":
@@ -363,14 +370,14 @@ class CoreStore(Units):
         return store
 
     @classmethod
-    async def _open_postgresql(cls, url: str, *, create: bool, migrate: bool) -> Self:
+    async def _open_postgresql(cls, url: str, *, create: bool, migrate: bool, timeout: float) -> Self:
         from data.postgres import PostgresPool
         from data.store.dialect import postgresql
 
         dialect = postgresql()
         where = redacted(url)
         try:
-            connection = await PostgresPool.connect(url)
+            connection = await PostgresPool.connect(url, timeout=timeout)
         except (*dialect.errors, ValueError) as exc:
             raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
         try:
