@@ -21,7 +21,7 @@ from bot.discord.front import REPOST_GRACE, new_nonce, render_board
 from bot.ops import serve_ops
 from tests.databases import Databases
 from tests.fakediscord.pbm import FakeClock, pbm_running, start_game
-from tests.fakediscord.server import NONCE_WINDOW
+from tests.fakediscord.routes.messages import NONCE_WINDOW
 from tests.pgcontrol import OwnServer, Proxy, own_server
 
 if TYPE_CHECKING:
