@@ -27,6 +27,7 @@ from bot.config import WebConfig
 from bot.text import count
 from bot.web.boards import BoardCache
 from bot.web.live import Hub
+from bot.web.taps import TapCache
 from bot.web.security import (
     ADDRESS_RATE,
     CSRF_COOKIE,
@@ -84,7 +85,7 @@ class Announcer(Protocol):
 class WebContext:
     """What every handler shares: the actions, the settings, whether this server may trust its local user
     (``pbm run`` without a token, see :mod:`bot.web.security`), the clock, the Discord front's announcer (if
-    the bot runs here), the live hub, the board drawings and the rate limits."""
+    the bot runs here), the live hub, the board drawings, the tap trees and the rate limits."""
 
     actions: Actions
     config: WebConfig
@@ -92,6 +93,8 @@ class WebContext:
     clock: Callable[[], float]
     announcer: Announcer | None
     boards: BoardCache = field(default_factory=BoardCache)
+    #: the tap trees of the positions players are entering moves in (:mod:`bot.web.taps`)
+    taps: TapCache = field(default_factory=TapCache)
     hub: Hub | None = None
     session_limits: RateLimiter | None = None
     address_limits: RateLimiter | None = None
