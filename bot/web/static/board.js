@@ -46,7 +46,8 @@ export class TapBoard {
     this.root = [];
     this.answer = null;
     this.cursor = null;
-    this.busy = false;
+    // taps are answered in the order they were made, however fast they come
+    this.queue = Promise.resolve();
     figure.addEventListener("click", (event) => this.clicked(event));
     figure.addEventListener("keydown", (event) => this.key(event));
   }
@@ -95,16 +96,23 @@ export class TapBoard {
   }
 
   clicked(event) {
-    if (!this.svg() || this.busy) return;
+    if (!this.svg()) return;
     const taps = document.elementsFromPoint(event.clientX, event.clientY).map(tapOf).filter(Boolean);
-    if (!taps.length) return;
-    const lit = this.answer?.lit ?? [];
-    const tap = taps.find((t) => lit.includes(t)) ?? taps.find((t) => this.root.includes(t)) ?? taps[0];
-    this.cursor = tap;
-    this.pick(tap);
+    if (taps.length) this.pick(taps);
   }
 
-  async pick(tap) {
+  // a tap (or the places under a finger, the legal one chosen), once the taps before it are answered
+  pick(tap) {
+    this.queue = this.queue.then(() => {
+      const taps = Array.isArray(tap) ? tap : [tap];
+      const lit = this.answer?.lit ?? [];
+      const chosen = taps.find((t) => lit.includes(t)) ?? taps.find((t) => this.root.includes(t)) ?? taps[0];
+      this.cursor = chosen;
+      return this.take(chosen);
+    });
+  }
+
+  async take(tap) {
     this.say("");
     let taps;
     if ((this.answer?.lit ?? []).includes(tap)) {
@@ -120,9 +128,7 @@ export class TapBoard {
   }
 
   async go(taps) {
-    this.busy = true;
     const answer = await this.ask(taps);
-    this.busy = false;
     if (!answer) return;
     this.taps = answer.taps;
     this.show(answer);
@@ -130,11 +136,11 @@ export class TapBoard {
   }
 
   undo() {
-    if (this.taps.length) this.go(this.taps.slice(0, -1));
+    this.queue = this.queue.then(() => (this.taps.length ? this.go(this.taps.slice(0, -1)) : null));
   }
 
   clear() {
-    if (this.taps.length) this.go([]);
+    this.queue = this.queue.then(() => (this.taps.length ? this.go([]) : null));
   }
 
   show(answer) {

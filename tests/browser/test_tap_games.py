@@ -1,0 +1,132 @@
+"""Whole games played by tapping the board in a real browser, on a 360 px phone: Druid (sarsens, lintels, Walk's
+druid steps), Drogo, Dragons and Backgammon (checker by checker, with the dice words as buttons), each player in
+their own signed-in browser; and a Druid game played with the keyboard alone.
+
+Each turn the test picks a move the way a player would: it follows the taps the page lights (the server's answer,
+:mod:`bot.web.taps`), choosing among them at random (seeded), taps each on the board, checks that the move field
+shows the move the taps make, previews it and presses Play; the database must then hold the move."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.web.taps import Tapper
+from tests.browser.live import LiveSite, expect
+
+#: the most turns a game may take before the test gives up on it ending
+MAX_TURNS = 400
+
+
+def start(site: LiveSite, game: str, options: list[str]) -> int:
+    return site.run(site.actions.challenge(game, ["alice", "bob"], options, start=True)).game_id
+
+
+def pick(state: Any, rng: random.Random) -> tuple[list[str], str | None]:
+    """A random walk over the taps the page lights, to a whole move (``None``: no move is made by taps now)."""
+    tapper = Tapper(state)
+    taps: list[str] = []
+    answer = tapper.answer(taps)
+    if not answer.lit:
+        return [], None
+    while answer.lit and not (answer.move and rng.random() < 0.4):
+        taps.append(rng.choice(answer.lit))
+        answer = tapper.answer(taps)
+    return taps, answer.move
+
+
+def tap(page: Any, where: str) -> None:
+    """Tap a place on the board as a finger would: at the middle of its element (whatever is drawn over it)."""
+    kind, _, ident = where.partition(":")
+    element = page.locator(f'#board [data-kind="{kind}"][data-id="{ident}"]').first
+    box = element.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def play_game(site: LiveSite, pages: dict[str, Any], game_id: int, seed: int) -> int:
+    """Play ``game_id`` to its end by taps (and the game's word buttons); the number of turns played."""
+    rng = random.Random(seed)
+    for turn in range(MAX_TURNS):
+        shown = site.run(site.actions.show(game_id))
+        if shown.status != "active":
+            return turn
+        page = pages[shown.to_move]
+        site.clock.now += 10  # a person's pace: the POST rate limits (30 a minute) are not what is tested here
+        before = site.run(site.site.store.load_game(game_id)).log_length
+        show_game(page, site.url(f"/g/{game_id}"))
+        taps, move = pick(shown.state, rng)
+        if move is None:
+            words = page.locator("#words button")
+            choice = rng.choice([w for w in words.all_inner_texts() if w not in ("greedy", "manual", "double")])
+            page.get_by_role("button", name=choice, exact=True).click()
+        else:
+            expect(page.locator("#tap-status")).to_contain_text("Tap a highlighted place")
+            for where in taps:
+                tap(page, where)
+            expect(page.locator("#move-text")).to_have_value(move)
+            if page.locator("#preview").is_hidden():
+                page.get_by_role("button", name="Preview").click()
+            expect(page.get_by_role("heading", name="Preview: not played yet")).to_be_visible()
+            page.get_by_role("button", name=f"Play {move}").click()
+        _wait_for_log(site, page, game_id, before)
+    raise AssertionError(f"game {game_id} did not end in {MAX_TURNS} turns")
+
+
+def show_game(page: Any, url: str) -> None:
+    """Open the game's page (the page may be reloading itself already: the live update of the last move)."""
+    try:
+        page.goto(url)
+    except Exception as exc:  # Playwright's Error, when the page's own reload interrupts the navigation
+        if "interrupted by another navigation" not in str(exc):
+            raise
+        page.wait_for_load_state()
+        page.goto(url)
+
+
+def _wait_for_log(site: LiveSite, page: Any, game_id: int, before: int) -> None:
+    """Wait until the database holds the move just made (the page answered it)."""
+    for _ in range(100):
+        if site.run(site.site.store.load_game(game_id)).log_length > before:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the move in game {game_id} was not played: {page.locator('#status-error').inner_text()}")
+
+
+def players(site: LiveSite, new_page: Any) -> dict[str, Any]:
+    pages = {}
+    for name in ("alice", "bob"):
+        pages[name] = new_page("phone")
+        site.sign_in(pages[name], name)
+    return pages
+
+
+def finished(site: LiveSite, game_id: int) -> Any:
+    shown = site.run(site.actions.show(game_id))
+    assert shown.status != "active", shown.message
+    return shown
+
+
+def test_a_whole_druid_walk_game_by_taps(site: LiveSite, new_page: Any) -> None:
+    game_id = start(site, "druid", ["-size=5", "-walk"])
+    turns = play_game(site, players(site, new_page), game_id, 1)
+    history = site.run(site.actions.history(game_id)).items
+    assert turns > 4 and finished(site, game_id).winners
+    assert any("-" in line.split(": ")[-1] for line in history), history  # a lintel was tapped
+
+
+def test_a_whole_drogo_game_by_taps(site: LiveSite, new_page: Any) -> None:
+    game_id = start(site, "drogo", ["-size=3"])
+    play_game(site, players(site, new_page), game_id, 2)
+    finished(site, game_id)
+
+
+def test_a_whole_dragons_game_by_taps(site: LiveSite, new_page: Any) -> None:
+    game_id = start(site, "dragons", ["-num_tiles=12"])
+    play_game(site, players(site, new_page), game_id, 3)
+    finished(site, game_id)
+
+
+def test_a_whole_backgammon_game_by_taps(site: LiveSite, new_page: Any) -> None:
+    game_id = start(site, "backgammon", [])
+    turns = play_game(site, players(site, new_page), game_id, 4)
+    assert turns > 20 and finished(site, game_id).winners
