@@ -27,7 +27,6 @@ from bot.config import WebConfig
 from bot.text import count
 from bot.web.boards import BoardCache
 from bot.web.live import Hub
-from bot.web.taps import TapCache
 from bot.web.security import (
     ADDRESS_RATE,
     CSRF_COOKIE,
@@ -42,6 +41,7 @@ from bot.web.security import (
     csrf_ok,
     read_viewer,
 )
+from bot.web.taps import TapCache
 
 log = logging.getLogger("pbm.web")
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from rules.backgammon import MOVE, BackgammonState, steps_text
 from rules.backgammon.movegen import BAR, HIT_SHIFT, OFF, Step, pack
-from rules.backgammon.notation import Board, apply_step, step_problem
+from rules.backgammon.notation import apply_step, step_problem
 from rules.base import GameState
 from rules.dragons.state import Place as DragonsPlace
 from rules.drogo import Place as DrogoPlace
