@@ -130,3 +130,47 @@ def test_a_whole_backgammon_game_by_taps(site: LiveSite, new_page: Any) -> None:
     game_id = start(site, "backgammon", [])
     turns = play_game(site, players(site, new_page), game_id, 4)
     assert turns > 20 and finished(site, game_id).winners
+
+
+def test_druid_by_the_keyboard_alone(site: LiveSite, new_page: Any) -> None:
+    """Tab onto the board, arrows move the cursor over the cells (each read as "C3, empty" or "C3, height 1,
+    alice's"), Enter picks; Preview and Play are reached with Tab and Enter too."""
+    game_id = start(site, "druid", ["-size=5"])
+    pages = players(site, new_page)
+    alice = pages["alice"]
+    alice.goto(site.url(f"/g/{game_id}"))
+    expect(alice.locator("#tap-status")).to_contain_text("Tap a highlighted place")
+    alice.locator("#board svg").focus()
+    alice.keyboard.press("ArrowRight")  # the cursor comes onto the first legal cell: a1
+    focused = alice.locator("#board :focus")
+    expect(focused).to_have_attribute("aria-label", "A1, empty")
+    expect(focused).to_have_attribute("role", "button")
+    for key in ("ArrowRight", "ArrowRight", "ArrowUp", "ArrowUp"):  # a1 -> c1 -> c3
+        alice.keyboard.press(key)
+    expect(alice.locator("#board :focus")).to_have_attribute("aria-label", "C3, empty")
+    alice.keyboard.press("Enter")
+    expect(alice.locator("#move-text")).to_have_value("c3")
+    expect(alice.get_by_role("heading", name="Preview: not played yet")).to_be_visible()
+    expect(alice.get_by_role("button", name="Play c3")).to_be_focused()
+    alice.keyboard.press("Enter")
+    _wait_for_log(site, alice, game_id, 0)
+
+    bob = pages["bob"]
+    bob.goto(site.url(f"/g/{game_id}"))
+    expect(bob.locator('#board [data-id="c3"]')).to_have_attribute("aria-label", "C3, height 1, alice's")
+    bob.locator("#board svg").focus()
+    bob.keyboard.press("ArrowDown")
+    for key in ("ArrowUp", "ArrowUp", "ArrowRight", "ArrowRight"):  # a1 -> a3 -> c3, alice's: no sarsen of bob's
+        bob.keyboard.press(key)
+    bob.keyboard.press("Enter")
+    expect(bob.locator("#tap-status")).to_have_text("C3 is not a legal choice now: pick a highlighted place.")
+    expect(bob.locator("#move-text")).to_have_value("")
+    bob.keyboard.press("ArrowUp")
+    bob.keyboard.press("ArrowLeft")  # b4
+    bob.keyboard.press(" ")
+    expect(bob.get_by_role("button", name="Play b4")).to_be_focused()
+    bob.keyboard.press("Tab")
+    expect(bob.get_by_role("button", name="Cancel")).to_be_focused()
+    bob.keyboard.press("Enter")
+    expect(bob.locator("#preview")).to_be_hidden()
+    assert site.run(site.site.store.load_game(game_id)).log_length == 1  # nothing is sent before Play
