@@ -267,3 +267,12 @@ async def test_a_board_that_moved_on_refuses_the_old_guard(site: Site) -> None:
         old = await alice.get("/g/1/taps?guard=1", headers=json)
         new = await alice.get("/g/1/taps?guard=3&tap=cell:c3", headers=json)
     assert old.status == 409 and new.json()["move"] == "c3" and new.json()["guard"] == "3"
+
+
+def test_the_field_holds_only_what_the_notation_starts_with() -> None:
+    dragons = Tapper(positions("dragons", ("-num_tiles=20",), 1)[3])
+    spot = dragons.answer([]).lit[0]
+    assert dragons.answer([spot]).partial == ""  # a Dragons move starts with the tile's letter, tapped second
+    walks = [Tapper(p) for p in positions("druid", ("-size=6", "-walk"), 2)]
+    druid = next(t for t in walks if f"druid:{t.state.to_move}" in t.answer([]).lit)
+    assert druid.answer([f"druid:{druid.state.to_move}"]).partial == ""

@@ -114,7 +114,7 @@ class Tapper:
             if child is None:
                 raise TapError(_refusal(tap, taps[:done]))
             node = child
-        partial = node.move or "-".join(t.partition(":")[2] for t in taps)
+        partial = node.move or "".join(t.partition(":")[2] for t in taps if t.startswith("cell:"))
         return TapAnswer(tuple(taps), tuple(node.children), node.move, partial)
 
 

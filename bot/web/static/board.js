@@ -151,7 +151,8 @@ export class TapBoard {
     } else if (answer.move) {
       this.status.textContent = `${answer.move} is a whole move: press Preview.`;
     } else if (answer.taps.length) {
-      this.status.textContent = `So far ${answer.partial}: pick one of the ${answer.lit.length} highlighted places next.`;
+      const chosen = answer.partial || answer.taps.map(tapLabel).join(", ");
+      this.status.textContent = `So far ${chosen}: pick one of the ${answer.lit.length} highlighted places next.`;
     } else if (answer.lit.length) {
       this.status.textContent = "Tap a highlighted place on the board (or move over it with the arrow keys and press Enter), or type the move.";
     } else {
