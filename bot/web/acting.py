@@ -347,6 +347,7 @@ async def settings_page(request: web.Request, *, said: str = "", error: str = ""
         said=said,
         error=error,
         dm=await ctx.actions.dm_setting(player) or "off",
+        confirm="on" if await ctx.actions.wants_preview(player) else "off",
     )
 
 

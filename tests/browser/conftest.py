@@ -7,7 +7,8 @@ under ``CI=true``, where a missing browser fails them with one clear line: CI in
 
 The fixtures:
 
-* ``chromium``: one browser for the whole session (launching one costs about a second and much memory);
+* ``chromium``: one browser for all of them (launching one costs about a second and much memory), stopped when
+  the next test is not a browser test;
 * ``new_page(size, scheme)``: a page in a fresh context (its own cookies), ``"phone"`` (360x740) or ``"desktop"``
   (1280x800), ``"light"`` or ``"dark"`` (``prefers-color-scheme``); closed after the test. ``phone`` and
   ``desktop`` are one of each, in light;
@@ -17,6 +18,10 @@ The fixtures:
   moves (:meth:`LiveSite.console`); a player signs in through a one-time link (:meth:`LiveSite.sign_in`), in
   trusted local play by the "Play as" field (:meth:`LiveSite.play_as`), or through the fake Discord's OAuth2
   (``make_site(oauth=True)``, :attr:`LiveSite.discord`).
+
+:mod:`tests.browser.live` holds the rest: Playwright's ``expect`` (imported from there, so that a machine without
+Playwright skips these tests instead of failing to import them) and ``sample_games`` (a game of each kind, a
+finished one, challenges).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ import pytest
 from aiohttp.test_utils import unused_port
 
 from bot.config import WebConfig
-from tests.browser.live import SIZES, BackgroundLoop, LiveSite, find_chromium, missing_browser, on_ci
+from tests.browser.live import SIZES, BackgroundLoop, Chromium, LiveSite, missing_browser, on_ci
 from tests.webtools import Site, serving
 
 HERE = Path(__file__).resolve().parent
@@ -40,7 +45,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Mark this folder's tests ``browser``; skip them without a browser, unless on CI (where they fail)."""
     reason = missing_browser()
     for item in items:
-        if HERE not in Path(str(item.path)).parents:
+        if not in_this_folder(item):
             continue
         item.add_marker(pytest.mark.browser)
         if reason is not None and not on_ci():
@@ -50,20 +55,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # ---- the browser ---------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
-    """One Chromium for the session (a ``playwright.sync_api.Browser``)."""
+def in_this_folder(item: pytest.Item | None) -> bool:
+    return item is not None and HERE in Path(str(item.path)).parents
+
+
+#: the one Chromium the browser tests share, started by the first of them and stopped after the last of a run
+CHROMIUM = Chromium()
+
+
+@pytest.fixture
+def chromium() -> Any:
+    """The shared Chromium (a ``playwright.sync_api.Browser``), started on first use."""
     reason = missing_browser()
     if reason is not None:
         pytest.fail(f"CI=true needs the browser tests to run, but {reason}.", pytrace=False)
-    from playwright.sync_api import sync_playwright
+    return CHROMIUM.browser()
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=find_chromium(), args=["--no-sandbox"])
-        try:
-            yield browser
-        finally:
-            browser.close()
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Stop Chromium when the next test is not a browser test (its pages are closed by then): Playwright's
+    synchronous API marks an event loop as running on the main thread while it is open, and the asyncio tests
+    need that thread to themselves. (A session-scoped fixture would outlive this folder; a package scope needs
+    an ``__init__.py`` the tests folder does not have.)"""
+    if not in_this_folder(nextitem):
+        CHROMIUM.stop()
 
 
 @pytest.fixture
