@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.web.taps import Tapper
 from tests.browser.live import LiveSite, expect
+from tests.browser.test_browser_accessibility import violations
 
 #: the most turns a game may take before the test gives up on it ending
 MAX_TURNS = 400
@@ -39,6 +40,7 @@ def tap(page: Any, where: str) -> None:
     """Tap a place on the board as a finger would: at the middle of its element (whatever is drawn over it)."""
     kind, _, ident = where.partition(":")
     element = page.locator(f'#board [data-kind="{kind}"][data-id="{ident}"]').first
+    element.scroll_into_view_if_needed()
     box = element.bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
@@ -174,3 +176,30 @@ def test_druid_by_the_keyboard_alone(site: LiveSite, new_page: Any) -> None:
     bob.keyboard.press("Enter")
     expect(bob.locator("#preview")).to_be_hidden()
     assert site.run(site.site.store.load_game(game_id)).log_length == 1  # nothing is sent before Play
+
+
+def test_a_board_being_tapped_has_no_serious_accessibility_violation(site: LiveSite, new_page: Any) -> None:
+    """axe-core on the mover's page of each game halfway through a move (places lit, one chosen, the choices as
+    buttons), on a phone in dark and a desktop in light."""
+    games = {
+        "druid": start(site, "druid", ["-size=5"]),
+        "drogo": start(site, "drogo", ["-size=4"]),
+        "dragons": start(site, "dragons", ["-num_tiles=12"]),
+        "backgammon": start(site, "backgammon", []),
+    }
+    found: list[str] = []
+    for size, scheme in (("phone", "dark"), ("desktop", "light")):
+        pages = {}
+        for name in ("alice", "bob"):
+            pages[name] = new_page(size, scheme)
+            site.sign_in(pages[name], name)
+        for game_id in games.values():
+            shown = site.run(site.actions.show(game_id))
+            page = pages[shown.to_move]
+            page.goto(site.url(f"/g/{game_id}"))
+            expect(page.locator("#tap-status")).to_contain_text("Tap a highlighted place")
+            first = Tapper(shown.state).answer([]).lit[0]
+            tap(page, first)
+            expect(page.locator("#tap-status")).not_to_contain_text("Tap a highlighted place")
+            found += violations(page)
+    assert found == []

@@ -170,7 +170,7 @@ export class TapBoard {
       for (const tap of lit) {
         const button = Object.assign(document.createElement("button"), { type: "button", className: "choice" });
         const [kind] = split(tap);
-        const element = places.get(tap)?.[0];
+        const element = places.has(tap) ? primary(places.get(tap)) : null;
         if (kind === "letter" && element) button.append(drawing(this.svg(), element));
         button.append(document.createTextNode(tapLabel(tap)));
         button.addEventListener("click", () => this.pick(tap));
@@ -196,12 +196,11 @@ export class TapBoard {
       if (lit.has(tap)) classes.push("tap-lit");
       if (this.taps.includes(tap)) classes.push("tap-chosen");
       if (tap === this.cursor) classes.push("tap-cursor");
-      for (const element of elements) {
-        element.setAttribute("role", "button");
-        element.setAttribute("tabindex", tap === this.cursor ? "0" : "-1");
-        if (lit.has(tap)) element.setAttribute("aria-description", "a legal choice");
-        else element.removeAttribute("aria-description");
-      }
+      const named = primary(elements);
+      named.setAttribute("role", "button");
+      named.setAttribute("tabindex", tap === this.cursor ? "0" : "-1");
+      if (lit.has(tap)) named.setAttribute("aria-description", "a legal choice");
+      else named.removeAttribute("aria-description");
       if (!classes.length) continue;
       const box = union(elements.map((e) => e.getBBox()));
       const rect = document.createElementNS(SVG_NS, "rect");
@@ -252,8 +251,13 @@ export class TapBoard {
     if (!next) return;
     this.cursor = next[0];
     this.draw();
-    places.get(this.cursor)[0].focus();
+    primary(places.get(this.cursor)).focus();
   }
+}
+
+// the element of a place that carries its name (a point's, not its checkers'): the one a reader and the keyboard use
+function primary(elements) {
+  return elements.find((element) => element.hasAttribute("aria-label")) ?? elements[0];
 }
 
 function union(boxes) {
