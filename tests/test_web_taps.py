@@ -276,3 +276,35 @@ def test_the_field_holds_only_what_the_notation_starts_with() -> None:
     walks = [Tapper(p) for p in positions("druid", ("-size=6", "-walk"), 2)]
     druid = next(t for t in walks if f"druid:{t.state.to_move}" in t.answer([]).lit)
     assert druid.answer([f"druid:{druid.state.to_move}"]).partial == ""
+
+
+def test_every_place_is_named_for_screen_readers_from_the_scene() -> None:
+    """render.svg names the places from the scene's tags (the owner by the header's seats), the PNG unchanged."""
+    import re
+
+    import render
+
+    druid = registry.get("druid")
+    state = druid.new(druid.parse_options(["-size=5", "-walk"], 2), ["alice", "bob"], 1)
+    for move in ("c3", "c4", "c3"):
+        state.push(state.parse_move(move))
+    svg = render.board_svg(state, None, None, "top")
+    assert (
+        'data-id="c3" data-height="2" data-owner="0" data-stone="sarsen" role="img" aria-label="C3, height 2, alice\'s"'
+        in svg
+    )
+    assert 'aria-label="C4, height 1, bob\'s"' in svg and 'aria-label="A1, empty"' in svg
+    drogo = registry.get("drogo").new(registry.get("drogo").parse_options(["-size=4"], 2), ["x<&>", "bob"], 1)
+    drogo.push(drogo.parse_move("b2"))
+    assert 'aria-label="B2, height 1, x&lt;&amp;&gt;\'s"' in render.board_svg(drogo, None, None, "top")
+    board = render.board_svg(backgammon((6, 5)), None, None, "top")
+    labels = re.findall(r'aria-label="([^"]*)"', board)
+    assert {
+        "point 6, 5 O checkers",
+        "point 1, 2 X checkers",
+        "point 3, empty",
+        "X's tray, 0 checkers borne off",
+    } <= set(labels)
+    dragons = positions("dragons", ("-num_tiles=20",), 1)[3]
+    labels = re.findall(r'aria-label="([^"]*)"', render.board_svg(dragons, None, None, "top"))
+    assert "position 1" in labels and "tile h" in labels
