@@ -210,8 +210,26 @@ export class TapBoard {
       rect.setAttribute("class", classes.join(" "));
       layer.append(rect);
     }
+    this.drawSteps(layer, places);
     svg.append(layer);
     if (!this.cursor || !places.has(this.cursor)) svg.setAttribute("tabindex", "0");
+  }
+
+  // Backgammon's checkers moved so far, each an arrow from where it was to where it went
+  drawSteps(layer, places) {
+    const moved = this.taps.filter((tap) => /^(point|bar|tray):/.test(tap));
+    for (let k = 0; k + 1 < moved.length; k += 2) {
+      const [from, to] = [moved[k], moved[k + 1]].map((tap) => places.get(tap));
+      if (!from || !to) continue;
+      const [x1, y1] = centre(union(from.map((e) => e.getBBox())));
+      const [x2, y2] = centre(union(to.map((e) => e.getBBox())));
+      const line = document.createElementNS(SVG_NS, "line");
+      for (const [name, value] of Object.entries({ x1, y1, x2, y2 })) line.setAttribute(name, value);
+      line.setAttribute("class", "tap-step");
+      line.setAttribute("marker-end", "url(#tap-arrow)");
+      layer.append(line);
+    }
+    if (layer.querySelector(".tap-step")) layer.prepend(arrowHead());
   }
 
   // the keyboard: arrows move the cursor to the nearest place that way, Enter or Space picks it
@@ -270,6 +288,21 @@ function union(boxes) {
 
 function centre(box) {
   return [box.x + box.width / 2, box.y + box.height / 2];
+}
+
+// the head of a step's arrow
+function arrowHead() {
+  const defs = document.createElementNS(SVG_NS, "defs");
+  const marker = document.createElementNS(SVG_NS, "marker");
+  for (const [name, value] of Object.entries({ id: "tap-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" })) {
+    marker.setAttribute(name, value);
+  }
+  const head = document.createElementNS(SVG_NS, "path");
+  head.setAttribute("d", "M0,0 L10,5 L0,10 z");
+  head.setAttribute("class", "tap-step-head");
+  marker.append(head);
+  defs.append(marker);
+  return defs;
 }
 
 // a small picture of one element of the board (a tile of the legend, as it would lie)
