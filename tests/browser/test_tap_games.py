@@ -1,5 +1,5 @@
-"""Whole games played by tapping the board in a real browser, on a 360 px phone: Druid (sarsens, lintels, Walk's
-druid steps), Drogo, Dragons and Backgammon (checker by checker, with the dice words as buttons), each player in
+"""Whole games played by tapping the board in a real browser, on a 360 px phone: Druid (sarsens and lintels; Walk's
+druid steps apart), Drogo, Dragons and Backgammon (checker by checker, with the dice words as buttons), each player in
 their own signed-in browser; and a Druid game played with the keyboard alone.
 
 Each turn the test picks a move the way a player would: it follows the taps the page lights (the server's answer,
@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from bot.web.taps import Tapper
+from rules.rng import Rng
 from tests.browser.live import LiveSite, expect
 from tests.browser.test_browser_accessibility import violations
 
@@ -75,14 +76,16 @@ def play_game(site: LiveSite, pages: dict[str, Any], game_id: int, seed: int) ->
 
 
 def show_game(page: Any, url: str) -> None:
-    """Open the game's page (the page may be reloading itself already: the live update of the last move)."""
-    try:
-        page.goto(url)
-    except Exception as exc:  # Playwright's Error, when the page's own reload interrupts the navigation
-        if "interrupted by another navigation" not in str(exc):
-            raise
-        page.wait_for_load_state()
-        page.goto(url)
+    """Open the game's page (the page may be reloading itself meanwhile: the live update of the last moves)."""
+    for _ in range(3):
+        try:
+            page.goto(url)
+            return
+        except Exception as exc:  # Playwright's Error, when the page's own reload interrupts the navigation
+            if "interrupted by another navigation" not in str(exc):
+                raise
+            page.wait_for_load_state()
+    page.goto(url)
 
 
 def _wait_for_log(site: LiveSite, page: Any, game_id: int, before: int) -> None:
@@ -108,12 +111,44 @@ def finished(site: LiveSite, game_id: int) -> Any:
     return shown
 
 
-def test_a_whole_druid_walk_game_by_taps(site: LiveSite, new_page: Any) -> None:
-    game_id = start(site, "druid", ["-size=5", "-walk"])
+def test_a_whole_druid_game_by_taps(site: LiveSite, new_page: Any) -> None:
+    game_id = start(site, "druid", ["-size=5"])
     turns = play_game(site, players(site, new_page), game_id, 1)
     history = site.run(site.actions.history(game_id)).items
     assert turns > 4 and finished(site, game_id).winners
     assert any("-" in line.split(": ")[-1] for line in history), history  # a lintel was tapped
+
+
+def test_a_druid_steps_in_walk_by_tapping_the_druid_then_its_cell(site: LiveSite, new_page: Any) -> None:
+    """(A whole Walk game played at random goes back and forth for hundreds of turns: the steps are tapped here,
+    the whole games above.)"""
+    game_id = start(site, "druid", ["-size=5", "-walk"])
+    rng = Rng(5)
+    for _ in range(60):
+        shown = site.run(site.actions.show(game_id))
+        druid = f"druid:{shown.state.to_move}"
+        if druid in Tapper(shown.state).answer([]).lit:
+            break
+        move = shown.state.move_text(shown.state.random_move(rng))
+        site.run(site.actions.move(game_id, shown.to_move, move))
+    else:
+        raise AssertionError("no druid could step in 60 moves")
+    cells = Tapper(shown.state).answer([druid]).lit
+    step = Tapper(shown.state).answer([druid, cells[0]]).move
+    page = new_page("phone")
+    site.sign_in(page, shown.to_move)
+    page.goto(site.url(f"/g/{game_id}"))
+    expect(page.locator("#tap-status")).to_contain_text("Tap a highlighted place")
+    tap(page, druid)
+    expect(page.locator("#tap-status")).to_have_text(
+        f"So far your druid: pick one of the {len(cells)} highlighted places next."
+    )
+    expect(page.locator("#tap-choices button")).to_have_count(len(cells))
+    tap(page, cells[0])
+    expect(page.locator("#move-text")).to_have_value(step)
+    page.get_by_role("button", name=f"Play {step}").click()
+    _wait_for_log(site, page, game_id, shown.move_number)
+    assert site.run(site.actions.history(game_id)).items[-1].endswith(f": {step}")
 
 
 def test_a_whole_drogo_game_by_taps(site: LiveSite, new_page: Any) -> None:
