@@ -45,6 +45,7 @@ from bot.web.security import (
     csrf_ok,
     read_viewer,
 )
+from bot.web.taps import TapCache
 
 log = logging.getLogger("pbm.web")
 
@@ -88,7 +89,8 @@ class Announcer(Protocol):
 class WebContext:
     """What every handler shares: the actions, the settings, whether this server may trust its local user
     (``pbm run`` without a token, see :mod:`bot.web.security`), the clock, the Discord front's announcer (if
-    the bot runs here), the live hub, the board drawings, the kept views of the games and the rate limits."""
+    the bot runs here), the live hub, the board drawings, the kept views of the games, the tap trees and the rate
+    limits."""
 
     actions: Actions
     config: WebConfig
@@ -96,6 +98,8 @@ class WebContext:
     clock: Callable[[], float]
     announcer: Announcer | None
     boards: BoardCache = field(default_factory=BoardCache)
+    #: the tap trees of the positions players are entering moves in (:mod:`bot.web.taps`)
+    taps: TapCache = field(default_factory=TapCache)
     hub: Hub | None = None
     session_limits: RateLimiter | None = None
     address_limits: RateLimiter | None = None
