@@ -11,6 +11,7 @@ from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar
 
 from bot.actions.common import (
     Result,
+    Think,
     _fail,
     _player_to_move,
     _winners,
@@ -96,12 +97,13 @@ class ActionsBase:
         seed_source: Callable[[], int] | None = None,
         challenge_ttl: float | None = 24 * 3600.0,
         clock: Callable[[], float] = time.time,
-        think: Callable[[GameState, str, float | None], Awaitable[tuple[str, str]]] | None = think_here,
+        think: Think | None = think_here,
         ai_seconds: float | None = None,
         reminder_interval: float = 24 * 3600.0,
         offload: Callable[..., Awaitable[Any]] | None = None,
     ) -> None:
-        """``think`` makes computer players' moves (``None``: they never move by themselves); ``ai_seconds`` is
+        """``think`` makes computer players' moves (``None``: they never move by themselves; a command asks it
+        not to wait, see :class:`bot.actions.common.ThinkLater`); ``ai_seconds`` is
         their wall-clock safety net (``PBM_AI_SECONDS``; default per level). ``clock`` is the one source of the
         time for everything, the store's stamps included (tests and ``--now`` move it); untimed games remind
         the player to move every ``reminder_interval`` seconds. ``offload`` runs CPU-heavy work off the caller's

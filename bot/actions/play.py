@@ -7,6 +7,7 @@ from bot.actions.common import (
     MAX_MOVE_TEXT,
     InputError,
     Result,
+    ThinkLater,
     _announce,
     _fail,
     _is_computer_name,
@@ -223,13 +224,17 @@ class PlayActions(ActionsBase):
 
     # ---- replies made for players -------------------------------------------------------------------------
 
-    async def _after_action(self, result: Result) -> Result:
+    async def _after_action(self, result: Result, *, wait: bool = False, will_post: str | None = None) -> Result:
         """After an action that changed a game: while a computer player (``ai:1`` .. ``ai:3``) is to move it
         plays, and while the player to move has a queued line that answers the move just made, that reply is
         played for them (``(Queued)``), each through the same guarded commit as a person's move; the result
         tells what the action and every reply did. Then the clock goes on the result, and players in their quiet
         hours are held rather than pinged. A computer's choice is seeded by the game's seed and the move number,
-        so it is the same however often it is asked."""
+        so it is the same however often it is asked.
+
+        A command does not wait for a computer whose thinking would have to queue (``wait`` false: the think
+        raises :class:`ThinkLater`): its turn is left, said in the result, and the front has it played in its turn
+        (:meth:`computer_reply`). ``will_post`` marks the first computer move's board as still to be posted."""
         if not result.ok or result.state is None or result.game_id is None:
             return result
         state = result.state
@@ -238,6 +243,7 @@ class PlayActions(ActionsBase):
         events = list(result.events)
         private = list(result.private)
         last = result
+        later = ""
         while last.status == "active" and last.to_move is not None:
             player = last.to_move
             assert last.game_id is not None and last.state is not None
@@ -248,10 +254,14 @@ class PlayActions(ActionsBase):
                 self._thinking.add(last.game_id)
                 try:
                     async with self.store.suspended():  # what came before is committed; nobody waits on a search
-                        text, note = await self._think(last.state, player, self.ai_seconds)
+                        text, note = await self._think(last.state, player, self.ai_seconds, wait=wait)
+                except ThinkLater:
+                    later = f"{player} is busy with other games: its move will follow here shortly"
+                    break
                 finally:
                     self._thinking.discard(last.game_id)
-                reply = await self._move_once(last.game_id, player, f"{text}#{last.state.ply + 1}")
+                reply = await self._move_once(last.game_id, player, f"{text}#{last.state.ply + 1}", will_post=will_post)
+                will_post = None  # the mark stays until the post of everything played here clears it
             else:
                 reply, notes = await self._queued_reply(last, player)
                 private += notes
@@ -277,28 +287,31 @@ class PlayActions(ActionsBase):
             human = last.to_move if last.to_move is not None and not _is_computer_name(last.to_move) else None
             last.notify = [human] if human is not None else []
             last.challenge_id = result.challenge_id
+        if later:
+            last.message = f"{last.message}\n{later}" if last.message else later
         last.private = private
         await self._attach_clock(last, ended=True)
         await self._hold_for_quiet_hours(last)
         return last
 
-    async def resume_computers(self, patience: float) -> list[Result]:
-        """Computer players whose turn has waited ``patience`` seconds (the process thinking for them stopped,
-        or their move was refused) play now; each result is a turn to post. A game this process is already
-        thinking about is left alone, and the guarded commit refuses a second move for the same turn."""
-        results = []
-        for game_id in await self.store.waiting_on_computers(self._clock() - patience):
-            if game_id in self._thinking:
-                continue
-            shown = await self.show(game_id)  # type: ignore[attr-defined]
-            if not shown.ok or shown.to_move is None or not _is_computer_name(shown.to_move):
-                continue
-            shown.message = ""
-            async with self.store.atomic():
-                moved = await self._after_action(shown)
-            if moved.ok and moved.move_number != shown.move_number:
-                results.append(moved)
-        return results
+    @one_transaction
+    async def computer_reply(self, game_id: int, *, will_post: str | None = None) -> Result:
+        """The computer player to move in ``game_id`` plays, waiting for its turn to think as long as it takes
+        (and what follows it: a queued reply, another computer); the result is the turn to post, marked under
+        ``will_post``. A game that waits on no computer (any more) or that this process is thinking about already
+        is answered as it stands, with no move (``played`` is ``None``)."""
+        shown = await self.show(game_id)  # type: ignore[attr-defined]
+        if not shown.ok or shown.to_move is None or not _is_computer_name(shown.to_move):
+            return shown
+        shown.message = ""
+        return await self._after_action(shown, wait=True, will_post=will_post)
+
+    async def computers_waiting(self, patience: float) -> list[int]:
+        """Games whose computer player has been to move for ``patience`` seconds while this process is not
+        thinking about it (the process thinking for it stopped, or its move was refused): the front has each
+        played (:meth:`computer_reply`); the guarded commit refuses a second move for the same turn."""
+        waiting = await self.store.waiting_on_computers(self._clock() - patience)
+        return [game_id for game_id in waiting if game_id not in self._thinking]
 
     async def _hold_for_quiet_hours(self, result: Result) -> None:
         """Players to ping who are in their quiet hours are not pinged now: a ``deliver`` timer tells them when

@@ -41,7 +41,7 @@ from bot.discord.buttons import (
 from bot.discord.cog import GameCommands, show_board_menu, word_commands
 from bot.discord.front import REPOST_GRACE, Front, render_board
 from bot.discord.ratings import PageButton, RatingCommands
-from bot.discord.thinking import ComputerPool
+from bot.discord.thinking import ComputerPool, ComputerReplies
 from bot.discord.tree import RatedTree
 from data.store import Store
 from render import chart
@@ -82,9 +82,11 @@ class PbmBot(commands.AutoShardedBot):
         force_sync: bool = False,
         render: Callable[[Result], bytes | None] = render_board,
         clock: Callable[[], float] | None = None,
+        computers: ComputerPool | None = None,
     ) -> None:
         """``clock`` is the one time source of the actions (default: the system clock shifted by
-        ``config.clock_offset``); tests pass one they move by hand."""
+        ``config.clock_offset``); tests pass one they move by hand. ``computers`` works out the computer players'
+        moves (default: a :class:`ComputerPool` of worker processes)."""
         # pbm never joins a voice channel: discord.py's warnings that its voice libraries are missing mean nothing
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
@@ -103,7 +105,8 @@ class PbmBot(commands.AutoShardedBot):
         self._store: Store | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._chart_ready: asyncio.Task[None] | None = None
-        self._computers = ComputerPool()
+        self._computers = computers or ComputerPool()
+        self._replies: ComputerReplies | None = None
         offset = config.clock_offset
         self.clock: Callable[[], float] = clock or (lambda: time.time() + offset)
         #: each member's commands per server, on the same clock (see :mod:`bot.discord.tree`); ``None``: no rate
@@ -145,6 +148,8 @@ class PbmBot(commands.AutoShardedBot):
             clock=self.clock,
         )
         self.front = Front(self, self.actions, self._render)
+        self._replies = ComputerReplies(self.actions, lambda result, nonce: self.front.post_turn(result, nonce=nonce))
+        self.front.computer_turn = self._replies.schedule
         self.games = GameCommands(self.actions, self.front)
         await self.add_cog(self.games)
         self.ratings = RatingCommands(self.actions, self.front, self.clock)
@@ -181,6 +186,8 @@ class PbmBot(commands.AutoShardedBot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
         await super().close()
+        if self._replies is not None:
+            await self._replies.close()
         self._computers.close()
         if self._store is not None:
             await self._store.close()
@@ -217,12 +224,14 @@ class PbmBot(commands.AutoShardedBot):
                 await self.front.present_notice(notice)
             except Exception:
                 log.exception("could not present a %s notice for game %s", notice.kind, notice.game_id)
-        for result in await self.actions.resume_computers(self.computer_patience()):
-            await self.front.post_turn(result)
+        assert self._replies is not None
+        for game_id in await self.actions.computers_waiting(self.computer_patience()):
+            self._replies.schedule(game_id)
 
     def computer_patience(self) -> float:
         """How long a computer player's turn may wait before the sweep takes it up (it was thinking when the bot
-        stopped): well beyond the longest think, so a move being worked out is never asked for twice."""
+        stopped): well beyond the longest think, so a move being worked out is never asked for twice. (This
+        process skips the games it is thinking about or has queued, however long they wait.)"""
         return 4 * (self.config.ai_seconds or 2.0) + 30.0
 
     async def _mark_expired(self, result: Result) -> None:

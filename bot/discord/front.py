@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import discord
 
+from ai import is_ai
 from bot.actions import Actions, Notice, Result
 from bot.discord.buttons import move_view
 from bot.discord.followups import Upload
@@ -93,6 +94,14 @@ def is_their_move(result: Result, player: str) -> bool:
     return state is not None and not state.is_over and result.status in (None, "active") and player == result.to_move
 
 
+def waits_on_computer(result: Result) -> bool:
+    """Whether the game a turn shows waits on a computer player's move."""
+    state = result.state
+    to_move = result.to_move
+    running = state is not None and not state.is_over and result.status in (None, "active")
+    return running and to_move is not None and is_ai(to_move)
+
+
 def text_board(result: Result) -> str:
     """The board as text in a code block, for a message without the picture; "" when there is no board. The
     board alone: the clocks and ratings are in the turn's text above it (:func:`bot.discord.layout.turn_text`)."""
@@ -130,6 +139,8 @@ class Front:
         self._watchers_lock = asyncio.Lock()
         #: (server, user) pairs this process has recorded as seen (see :meth:`player_id`)
         self._seen: set[tuple[int, int]] = set()
+        #: told the game of every turn posted that waits on a computer player: the bot has its move played
+        self.computer_turn: Callable[[int], None] = lambda game_id: None
 
     # ---- identity ------------------------------------------------------------------------------------------
 
@@ -272,6 +283,18 @@ class Front:
         return None, text_board(result)
 
     async def post_turn(
+        self, result: Result, thread: discord.Thread | None = None, *, nonce: str | None = None
+    ) -> Posted:
+        """:meth:`_post_turn`; then a turn that waits on a computer player (a command did not wait for its
+        thinking, see :mod:`bot.discord.thinking`) is handed to :attr:`computer_turn`, after its board, so the
+        reply is posted below it."""
+        try:
+            return await self._post_turn(result, thread, nonce=nonce)
+        finally:
+            if result.game_id is not None and waits_on_computer(result):
+                self.computer_turn(result.game_id)
+
+    async def _post_turn(
         self, result: Result, thread: discord.Thread | None = None, *, nonce: str | None = None
     ) -> Posted:
         """Post what happened, the board, and a ping of ``result.notify`` in the game's thread; DM those who
