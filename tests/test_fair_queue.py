@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
-from bot.actions import ThinkLater
 from bot.discord import create_bot
 from bot.discord.followups import LATE_NOTE
 from bot.discord.thinking import INLINE_SECONDS, WORKER_NICENESS, ComputerPool, member_of
@@ -118,24 +117,22 @@ async def test_a_member_who_had_nothing_waiting_counts_as_never_served() -> None
     assert served == ["bob", "alice", "bob", "alice", "alice"]
 
 
-async def test_a_command_is_told_to_leave_the_move_for_later_rather_than_wait() -> None:
+async def test_the_pool_is_free_for_a_command_only_when_a_short_move_would_start_at_once() -> None:
     gate = Gate()
     pool = ComputerPool(1, work=gate)
-    state = position("alice", "ai:3")
-    with pytest.raises(ThinkLater):
-        await soon(pool(state, "ai:3", INLINE_SECONDS + 1, wait=False))  # too long a search to hold a command for
-    now = asyncio.create_task(pool(state, "ai:3", None, wait=False))  # a free worker: worked out at once
+    free_before = (pool.free(None), pool.free(INLINE_SECONDS), pool.free(INLINE_SECONDS + 1))
+    now = asyncio.create_task(pool(position("alice", "ai:3"), "ai:3", None))
     await settle()
-    assert (pool.busy, pool.depth) == (1, 0)
-    with pytest.raises(ThinkLater):  # the worker is busy
-        await soon(pool(position("bob", "ai:3"), "ai:3", None, wait=False))
-    queued = asyncio.create_task(pool(position("bob", "ai:3"), "ai:3", None))  # wait=True: it waits its turn
+    busy = pool.free(None)
+    queued = asyncio.create_task(pool(position("bob", "ai:3"), "ai:3", None))  # it waits its turn
     await settle()
-    assert pool.depth == 1
+    depth = pool.depth
     gate.release()
     await settle()
     gate.release()
     assert (await soon(now))[0] and (await soon(queued))[0]
+    assert free_before == (True, True, False)  # too long a search to hold a command for
+    assert (busy, depth, pool.free(None)) == (False, 1, True)
 
 
 async def test_a_failed_search_is_the_asker_s_error_and_the_queue_goes_on() -> None:
@@ -152,7 +149,7 @@ async def test_a_failed_search_is_the_asker_s_error_and_the_queue_goes_on() -> N
     assert (await soon(after))[0]
 
 
-async def test_closing_abandons_the_waiting_moves_and_defers_new_ones() -> None:
+async def test_closing_abandons_the_waiting_moves_and_refuses_new_ones() -> None:
     gate = Gate()
     pool = ComputerPool(1, work=gate)
     running_now = asyncio.create_task(pool(position("alice", "ai:3"), "ai:3", None))
@@ -160,8 +157,8 @@ async def test_closing_abandons_the_waiting_moves_and_defers_new_ones() -> None:
     await settle()
     pool.close()
     await settle()
-    assert running_now.cancelled() and waiting.cancelled()
-    with pytest.raises(ThinkLater):
+    assert running_now.cancelled() and waiting.cancelled() and not pool.free(None)
+    with pytest.raises(RuntimeError, match="stopped"):
         await soon(pool(position("carol", "ai:3"), "ai:3", None))
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Awaitable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from data.store import (
     DamagedRowError,
@@ -254,25 +254,8 @@ def decide_now(state: GameState, player: str, seconds: float | None) -> tuple[st
     return decision.text, decision.note
 
 
-class ThinkLater(Exception):
-    """Raised by a ``think`` asked not to wait (``wait=False``) when its computer player would have to wait for a
-    worker: the action leaves the computer's turn as it is and answers at once; the front has the move worked out
-    later, in its turn (see :mod:`bot.discord.thinking`)."""
-
-
-class Think(Protocol):
-    """How the actions have a computer player's move worked out: ``(move text, note)`` for ``player`` in ``state``,
-    within ``seconds`` (``None``: the level's default). With ``wait`` false it may raise :class:`ThinkLater`
-    instead of waiting its turn."""
-
-    def __call__(
-        self, state: GameState, player: str, seconds: float | None, *, wait: bool
-    ) -> Awaitable[tuple[str, str]]: ...
-
-
-async def think_here(state: GameState, player: str, seconds: float | None, *, wait: bool = True) -> tuple[str, str]:
-    """:func:`decide_now` in this thread: the console, which has nothing else to serve meanwhile, so it never
-    defers (``wait`` is moot)."""
+async def think_here(state: GameState, player: str, seconds: float | None) -> tuple[str, str]:
+    """:func:`decide_now` in this thread: the console, which has nothing else to serve meanwhile."""
     return decide_now(state, player, seconds)
 
 

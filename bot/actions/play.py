@@ -7,7 +7,6 @@ from bot.actions.common import (
     MAX_MOVE_TEXT,
     InputError,
     Result,
-    ThinkLater,
     _announce,
     _fail,
     _is_computer_name,
@@ -232,8 +231,8 @@ class PlayActions(ActionsBase):
         hours are held rather than pinged. A computer's choice is seeded by the game's seed and the move number,
         so it is the same however often it is asked.
 
-        A command does not wait for a computer whose thinking would have to queue (``wait`` false: the think
-        raises :class:`ThinkLater`): its turn is left, said in the result, and the front has it played in its turn
+        A command does not wait for a computer whose thinking would not start at once (``wait`` false, and
+        ``think_now`` says so): its turn is left, said in the result, and the front has it played in its turn
         (:meth:`computer_reply`). ``will_post`` marks the first computer move's board as still to be posted."""
         if not result.ok or result.state is None or result.game_id is None:
             return result
@@ -254,10 +253,10 @@ class PlayActions(ActionsBase):
                 self._thinking.add(last.game_id)
                 try:
                     async with self.store.suspended():  # what came before is committed; nobody waits on a search
-                        text, note = await self._think(last.state, player, self.ai_seconds, wait=wait)
-                except ThinkLater:
-                    later = f"{player} is busy with other games: its move will follow here shortly"
-                    break
+                        if not wait and self._think_now is not None and not self._think_now(self.ai_seconds):
+                            later = f"{player} is busy with other games: its move will follow here shortly"
+                            break
+                        text, note = await self._think(last.state, player, self.ai_seconds)
                 finally:
                     self._thinking.discard(last.game_id)
                 reply = await self._move_once(last.game_id, player, f"{text}#{last.state.ply + 1}", will_post=will_post)

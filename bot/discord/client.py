@@ -142,6 +142,7 @@ class PbmBot(commands.AutoShardedBot):
             seed_source=self._seed_source,
             challenge_ttl=self.config.challenge_ttl,
             think=self._computers,
+            think_now=self._computers.free,
             offload=asyncio.to_thread,
             ai_seconds=self.config.ai_seconds,
             reminder_interval=self.config.reminder_interval,

@@ -12,11 +12,11 @@ computer games never pays for it) and stops with the bot.
   takes the first move of the member served least recently (one never served, or idle since, first). However
   many games one member has waiting, another member's move waits for at most the searches already running,
   one move's think time, before it is worked out.
-* **Never holding an interaction**: a command asks without waiting (``wait=False``): its computer's move is
-  worked out at once only when a worker is free and nobody is waiting (and its search is short, see
-  :data:`INLINE_SECONDS`); else the pool raises :class:`bot.actions.ThinkLater`, the command answers with the
-  member's own move, and :class:`ComputerReplies` has the reply worked out in its turn and posted in the game's
-  thread as an ordinary message: no interaction token, so Discord's 15 minutes for answering do not apply.
+* **Never holding an interaction**: a command has its computer's move worked out only when it starts at once
+  (:meth:`ComputerPool.free`: a worker is free, nobody waits, and the search is short, see
+  :data:`INLINE_SECONDS`); else the command answers with the member's own move, and :class:`ComputerReplies` has
+  the reply worked out in its turn and posted in the game's thread as an ordinary message: no interaction token,
+  so Discord's 15 minutes for answering do not apply.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from ai import is_ai
-from bot.actions import Actions, Result, ThinkLater, decide_now
+from bot.actions import Actions, Result, decide_now
 from bot.discord.front import new_nonce
 from rules.base import GameState
 
@@ -74,9 +74,10 @@ class _Request:
 
 
 class ComputerPool:
-    """``await pool(state, player, seconds, wait=...)`` -> (move text, note), as :class:`bot.actions.Think`
-    describes, scheduled as the module says. ``work`` replaces the worker processes (tests hold a move to see the
-    order of service); ``on_served(member, player)`` is told of each move as a worker takes it up."""
+    """``await pool(state, player, seconds)`` -> (move text, note), as :class:`bot.actions.Actions` ``think``
+    expects, scheduled as the module says (:meth:`free` is its ``think_now``). ``work`` replaces the worker
+    processes (tests hold a move to see the order of service); ``on_served(member, player)`` is told of each move
+    as a worker takes it up."""
 
     def __init__(
         self,
@@ -111,15 +112,14 @@ class ComputerPool:
         return sum(len(queue) for queue in self._waiting.values())
 
     def free(self, seconds: float | None) -> bool:
-        """Whether a move of at most ``seconds`` would be worked out at once: a worker is free, nobody waits."""
+        """Whether a move of at most ``seconds`` would be worked out at once, and soon enough to keep a command
+        waiting for it: a worker is free, nobody waits, and the search is short."""
         short = seconds is None or seconds <= INLINE_SECONDS
-        return short and self.busy < self.workers and not self._waiting
+        return short and not self._closed and self.busy < self.workers and not self._waiting
 
-    async def __call__(
-        self, state: GameState, player: str, seconds: float | None, *, wait: bool = True
-    ) -> tuple[str, str]:
-        if self._closed or (not wait and not self.free(seconds)):
-            raise ThinkLater(player)
+    async def __call__(self, state: GameState, player: str, seconds: float | None) -> tuple[str, str]:
+        if self._closed:
+            raise RuntimeError("the computer players' workers are stopped")
         request = _Request(state, player, seconds, next(self._arrivals))
         self._waiting.setdefault(member_of(state), deque()).append(request)
         self._dispatch()
@@ -195,7 +195,7 @@ class ComputerPool:
 
     def close(self) -> None:
         """Stop the workers; moves waiting or being worked out are abandoned (the sweep asks again after a
-        restart); a move asked for from now on is left for later (:class:`bot.actions.ThinkLater`)."""
+        restart); none is worked out from now on."""
         self._closed = True
         for queue in self._waiting.values():
             for request in queue:
@@ -210,8 +210,8 @@ class ComputerPool:
 
 class ComputerReplies:
     """Computer moves worked out outside any interaction, each posted in its game's thread by ``post(result,
-    nonce)`` when its turn to think comes: the moves a command left (:class:`bot.actions.ThinkLater`), and the
-    turns the sweep finds waiting. One reply per game at a time."""
+    nonce)`` when its turn to think comes: the moves a command left (the pool was not free), and the turns the
+    sweep finds waiting. One reply per game at a time."""
 
     def __init__(self, actions: Actions, post: Callable[[Result, str], Awaitable[object]]) -> None:
         self.actions = actions

@@ -1,0 +1,414 @@
+"""``python -m bench flood``: issue 29's flood of computer games, and what it does to everyone else.
+
+A real ``pbm run`` process (with its worker processes) on SQLite, driven through the fake Discord from this
+process, as members would drive it. Four members of one server:
+
+* **alice floods**: :data:`FLOOD` ``/challenge`` at the bot sent back to back (level 3, Druid and Dragons in turn;
+  her limit of games against the bot raised in the server's settings so that they are accepted, and the command
+  rate off, as the load test has it), then plays each of her games, her next move as soon as the computer's
+  reply is posted, :data:`FLOOD_MOVES` moves a game;
+* **bob**, another member, plays his own two games against the bot, Druid and Dragons at level 3 like hers: a
+  move, then the next once the computer's reply is posted. Measured: ``/move`` sent to the reply posted;
+* **carol and dave** play each other (Druid), a move every :data:`HUMAN_PACE` seconds. Measured: ``/move`` sent
+  to its board posted.
+
+Three runs, each on a fresh bot and database: **quiet** (bob, carol and dave alone), **flood** (alice's games
+with default options) and **heavy flood** (alice's with Druid ``-size=26`` and Dragons ``-num_tiles=200``). The
+targets are the issue's: bob's replies p95 within twice their time when quiet (his think time, posting included),
+carol's and dave's boards p95 within twice the quiet figure; and nothing lost or unanswered: every interaction
+answered, every human move followed by one computer reply (none left waiting), every computer move posted once,
+no error in the bot's log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.common import Row
+from bench.load import answer_of
+from bench.load.servers import BotProcess
+from bot.actions import Actions
+from data.store import Store
+from rules import registry
+from tests.fakediscord.records import Interaction, Message
+from tests.fakediscord.server import FakeDiscord
+
+#: alice's ``/challenge`` at the bot, and her moves in each of those games
+FLOOD, FLOOD_MOVES = 30, 4
+#: bob's replies measured (over his two games), carol's and dave's moves
+BOB_MOVES, HUMAN_MOVES = 20, 60
+#: seconds between two of carol's and dave's moves: people's pace, not a load of its own
+HUMAN_PACE = 0.5
+#: the computer's level in every game of the run
+LEVEL = 3
+#: the options of alice's games in each flood: (Druid's, Dragons')
+PLAIN, HEAVY = ("", ""), ("-size=26", "-num_tiles=200")
+#: the longest any one wait of the run may take before it counts as unanswered
+PATIENCE = 300.0
+_STARTED = re.compile(r"game (\d+) started.* in <#(\d+)>")
+
+
+@dataclass(frozen=True)
+class FloodConfig:
+    """The size of a flood run."""
+
+    flood: int = FLOOD
+    flood_moves: int = FLOOD_MOVES
+    bob_moves: int = BOB_MOVES
+    human_moves: int = HUMAN_MOVES
+
+
+#: ``--quick``: a third of the flood, a few samples
+QUICK = FloodConfig(flood=10, flood_moves=2, bob_moves=6, human_moves=16)
+
+
+@dataclass
+class Game:
+    """A game as the bench follows it: its number, its thread, the members' Discord ids by player name."""
+
+    game_id: int
+    thread: int
+    users: dict[str, int]
+    rng: random.Random
+    human_moves: int = 0
+
+
+@dataclass
+class RunReport:
+    """One run's latencies (seconds) and its proofs."""
+
+    name: str
+    bob_replies: list[float] = field(default_factory=list)
+    bob_boards: list[float] = field(default_factory=list)
+    human_boards: list[float] = field(default_factory=list)
+    flood_replies: list[float] = field(default_factory=list)
+    flood_sent_in: float = 0.0
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The ``fraction`` quantile of ``values`` (nearest rank); 0 for none."""
+    data = sorted(values)
+    return data[min(len(data) - 1, round(fraction * (len(data) - 1)))] if data else 0.0
+
+
+class Thread:
+    """Every message the bot posts, as it is posted, waited for by predicate: a future set with the loop time of
+    the first new message in a thread that satisfies it."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self._waiting: list[tuple[int, Callable[[Message], bool], asyncio.Future[float]]] = []
+        self._seen: set[int] = set()
+        fake.watch(self._told)
+
+    def expect(self, thread: int, check: Callable[[Message], bool]) -> asyncio.Future[float]:
+        future = asyncio.get_running_loop().create_future()
+        self._waiting.append((thread, check, future))
+        return future
+
+    def _told(self, message: Message) -> None:
+        if message.id in self._seen or message.ephemeral:
+            return  # an edit of a message seen already
+        self._seen.add(message.id)
+        now = asyncio.get_running_loop().time()
+        for entry in list(self._waiting):
+            thread, check, future = entry
+            if message.channel_id == thread and not future.done() and check(message):
+                future.set_result(now)
+                self._waiting.remove(entry)
+
+
+def is_board(message: Message) -> bool:
+    return bool(message.attachments)
+
+
+def is_reply(message: Message) -> bool:
+    return bool(message.attachments) and f"ai:{LEVEL} played" in message.text()
+
+
+class Run:
+    """One run: a fresh database and bot process, the members, their games, and what they measured."""
+
+    def __init__(self, fake: FakeDiscord, folder: Path, config: FloodConfig, name: str, flood: tuple[str, str] | None):
+        self.fake = fake
+        self.folder = folder
+        self.config = config
+        self.flood = flood
+        self.report = RunReport(name)
+        self.sent: list[Interaction] = []
+        self.games: list[Game] = []
+        self.threads = Thread(fake)
+        self.db = folder / "flood.sqlite3"
+        self.store: Store | None = None
+
+    async def legal_move(self, game: Game) -> str:
+        """A legal move of the player to move, read from the database (the bench's own reading, not the bot's)."""
+        assert self.store is not None
+        row = await self.store.load_game(game.game_id)
+        state = registry.get(row.type).load(row.snapshot)
+        return state.move_text(state.random_move(game.rng))
+
+    async def to_move(self, game: Game) -> str | None:
+        assert self.store is not None
+        row = await self.store.load_game(game.game_id)
+        return row.to_move if row.status == "active" else None
+
+    async def slash(self, user: int, channel: int, name: str, options: dict[str, object]) -> Interaction:
+        interaction = await self.fake.slash(user, channel, name, options)
+        self.sent.append(interaction)
+        return interaction
+
+    async def challenge_bot(self, user: int, channel: int, game: str, options: str) -> Interaction:
+        values: dict[str, object] = {"game": game, "opponent": self.fake.application_id, "level": LEVEL}
+        if options:
+            values["options"] = options
+        return await self.slash(user, channel, "challenge", values)
+
+    async def started(self, interaction: Interaction, users: dict[str, int]) -> Game:
+        """The game a ``/challenge`` started, read from its answer ("... game 12 started ... in <#thread>")."""
+        reply = await self.fake.reply(interaction, timeout=PATIENCE)
+        found = _STARTED.search(reply.content)
+        if found is None:
+            raise RuntimeError(f"the challenge was not accepted: {reply.content}")
+        game = Game(int(found.group(1)), int(found.group(2)), users, random.Random(int(found.group(1))))
+        self.games.append(game)
+        return game
+
+    async def move(self, game: Game, user: int, done: Callable[[Message], bool]) -> tuple[float, float]:
+        """Send the next move of ``game`` as ``user``; the seconds until its board and until ``done``."""
+        board = self.threads.expect(game.thread, is_board)
+        finished = self.threads.expect(game.thread, done)
+        interaction = await self.slash(user, game.thread, "move", {"move": await self.legal_move(game)})
+        game.human_moves += 1
+        posted = await asyncio.wait_for(board, PATIENCE)
+        ended = await asyncio.wait_for(finished, PATIENCE)
+        return posted - interaction.sent_at, ended - interaction.sent_at
+
+    # ---- the members ------------------------------------------------------------------------------------------
+
+    async def alice(self, channel: int, alice: int) -> None:
+        """The flood: every challenge sent at once, then each game played to its last move."""
+        assert self.flood is not None
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        kinds = [("druid", self.flood[0]), ("dragons", self.flood[1])]
+        sent = [await self.challenge_bot(alice, channel, *kinds[n % 2]) for n in range(self.config.flood)]
+        self.report.flood_sent_in = loop.time() - start
+        games = [await self.started(i, {"alice": alice}) for i in sent]
+        await asyncio.gather(*(self.play_against_bot(g, alice, self.config.flood_moves, flood=True) for g in games))
+
+    async def play_against_bot(self, game: Game, user: int, moves: int, *, flood: bool = False) -> None:
+        for _ in range(moves):
+            board, reply = await self.move(game, user, is_reply)
+            if flood:
+                self.report.flood_replies.append(reply)
+            else:
+                self.report.bob_boards.append(board)
+                self.report.bob_replies.append(reply)
+
+    async def bob(self, games: list[Game], bob: int) -> None:
+        """Bob's moves, one game then the other, each once the reply to the last is posted."""
+        for n in range(self.config.bob_moves):
+            await self.play_against_bot(games[n % 2], bob, 1)
+
+    async def people(self, game: Game) -> None:
+        """Carol and dave, at people's pace."""
+        for _ in range(self.config.human_moves):
+            player = await self.to_move(game)
+            assert player is not None, "the people's game ended early"
+            board, _ = await self.move(game, game.users[player], is_board)
+            self.report.human_boards.append(board)
+            await asyncio.sleep(HUMAN_PACE)
+
+    # ---- the run ----------------------------------------------------------------------------------------------
+
+    async def play(self) -> RunReport:
+        fake = self.fake
+        guild = await fake.add_guild(f"Flood {self.report.name}")
+        channel = await fake.add_channel(guild, "games")
+        users = {name: await fake.add_member(guild, name) for name in ("alice", "bob", "carol", "dave")}
+        store = await Store.open(self.db)
+        try:
+            raised = await Actions(store).set_limits(guild, "bench", {"computer_games": max(self.config.flood, 3)})
+            assert raised.ok, raised.message
+        finally:
+            await store.close()
+        env = {**os.environ, **fake.env(), "PBM_DB": str(self.db), "PBM_COMMAND_BURST": "0"}
+        env.pop("PBM_DATABASE_URL", None)
+        bot = BotProcess((0,), 1, env, self.folder / "bot.log")
+        await bot.start()
+        try:
+            await fake.wait_connected(timeout=120)
+            self.store = await Store.open(self.db, read_only=True)
+            await self._play(channel, users)
+            await self._settle()
+            self.report.problems = await self._proofs() + bot.read_failures()
+        finally:
+            if self.store is not None:
+                await self.store.close()
+            await bot.stop()
+        return self.report
+
+    async def _play(self, channel: int, users: dict[str, int]) -> None:
+        loop = asyncio.get_running_loop()
+        mine = [
+            await self.started(await self.challenge_bot(users["bob"], channel, game, ""), {"bob": users["bob"]})
+            for game in ("druid", "dragons")
+        ]
+        people = await self._people_game(channel, users["carol"], users["dave"])
+        start = loop.time()
+        flood = asyncio.create_task(self.alice(channel, users["alice"])) if self.flood else None
+        if flood is not None:
+            await asyncio.sleep(self.config.flood * 0.1)  # the challenges are on their way
+        await asyncio.gather(self.bob(mine, users["bob"]), self.people(people))
+        if flood is not None:
+            await flood
+        self.report.seconds = loop.time() - start
+
+    async def _people_game(self, channel: int, carol: int, dave: int) -> Game:
+        challenge = await self.slash(carol, channel, "challenge", {"game": "druid", "opponent": dave})
+        await self.fake.reply(challenge, timeout=30)
+        posted = await self.fake.wait_for(
+            lambda: next((m for m in self.fake.channel_log(channel) if m.custom_ids()), None), 30, "challenge"
+        )
+        accept = next(c for c in posted.custom_ids() if c.endswith(":accept"))
+        accepted = await self.fake.click(dave, posted, accept)
+        self.sent.append(accepted)
+        answer = await self.fake.reply(accepted, timeout=30)
+        found = re.search(r"game (\d+) started.* in <#(\d+)>", answer.content)
+        if found is None:
+            raise RuntimeError(f"the people's game did not start: {answer.content}")
+        game = Game(int(found.group(1)), int(found.group(2)), {"carol": carol, "dave": dave}, random.Random(1))
+        self.games.append(game)
+        return game
+
+    async def _settle(self) -> None:
+        """Wait until every interaction is answered and no game waits on the computer."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PATIENCE
+        while loop.time() < deadline:
+            waiting = [g for g in self.games if (await self.to_move(g) or "").startswith("ai:")]
+            if not waiting and all(answer_of(self.fake, i) is not None for i in self.sent):
+                return
+            await asyncio.sleep(0.5)
+
+    async def _proofs(self) -> list[str]:
+        """What was lost or left unanswered, one line each (none: the run proved it)."""
+        assert self.store is not None
+        found = [
+            f"interaction {i.id} (/{i.data.get('name')}) unanswered" for i in self.sent if not answer_of(self.fake, i)
+        ]
+        for game in self.games:
+            log = [e for e in await self.store.log(game.game_id) if not e.auto]
+            computer = sum((e.player_id or "").startswith("ai:") for e in log)
+            people = sum(e.player_id in game.users for e in log)
+            posted = sum(is_reply(m) for m in self.fake.channel_log(game.thread))
+            if (await self.to_move(game) or "").startswith("ai:"):
+                found.append(f"game {game.game_id}: the computer never replied to the last move")
+            if people != game.human_moves:
+                found.append(f"game {game.game_id}: {game.human_moves} moves sent, {people} played")
+            if posted != computer:
+                found.append(f"game {game.game_id}: {computer} computer moves, {posted} posted")
+        return found
+
+
+async def measure(config: FloodConfig) -> list[RunReport]:
+    """The three runs, one after the other, each on a fresh bot and database."""
+    reports = []
+    for name, flood in (("quiet", None), ("flood", PLAIN), ("heavy flood", HEAVY)):
+        fake = FakeDiscord()
+        await fake.start()
+        try:
+            with tempfile.TemporaryDirectory(prefix="pbm-flood-") as tmp:
+                print(f"flood: {name} ...", file=sys.stderr, flush=True)
+                reports.append(await Run(fake, Path(tmp), config, name, flood).play())
+        finally:
+            await fake.stop()
+    return reports
+
+
+def rows(config: FloodConfig, reports: list[RunReport]) -> list[Row]:
+    """Quiet and flood side by side: bob's replies and the people's boards against the quiet figures."""
+    quiet = reports[0]
+    think = percentile(quiet.bob_replies, 0.95)
+    board = percentile(quiet.human_boards, 0.95)
+    out = [
+        Row(
+            "flood",
+            "quiet: bob's computer reply, p95 (his think time)",
+            think * 1000,
+            "ms",
+            note=f"median {statistics.median(quiet.bob_replies) * 1000:.0f} ms over {len(quiet.bob_replies)} replies"
+            f" (Druid 10x10 and Dragons 50 tiles, level {LEVEL})",
+        ),
+        Row(
+            "flood",
+            "quiet: carol's and dave's board posted, p95",
+            board * 1000,
+            "ms",
+            note=f"median {statistics.median(quiet.human_boards) * 1000:.0f} ms over {len(quiet.human_boards)} moves",
+        ),
+    ]
+    for r in reports[1:]:
+        reply, human = percentile(r.bob_replies, 0.95), percentile(r.human_boards, 0.95)
+        flood = (
+            f"alice: {config.flood} challenges sent in {r.flood_sent_in:.1f} s, {len(r.flood_replies)} replies, "
+            f"median {statistics.median(r.flood_replies):.1f} s, max {max(r.flood_replies):.1f} s; "
+            f"{r.seconds:.0f} s in all"
+        )
+        out += [
+            Row(
+                "flood",
+                f"{r.name}: bob's computer reply, p95",
+                reply * 1000,
+                "ms",
+                "<= 2 x quiet",
+                reply <= 2 * think,
+                f"quiet {think * 1000:.0f} ms ({reply / think:.1f}x)",
+                f"median {statistics.median(r.bob_replies) * 1000:.0f} ms; his own board p95 "
+                f"{percentile(r.bob_boards, 0.95) * 1000:.0f} ms; {flood}",
+            ),
+            Row(
+                "flood",
+                f"{r.name}: carol's and dave's board posted, p95",
+                human * 1000,
+                "ms",
+                "<= 2 x quiet",
+                human <= 2 * board,
+                f"quiet {board * 1000:.0f} ms ({human / board:.1f}x)",
+                f"median {statistics.median(r.human_boards) * 1000:.0f} ms over {len(r.human_boards)} moves",
+            ),
+        ]
+    for r in reports:
+        out.append(
+            Row(
+                "flood",
+                f"{r.name}: proofs",
+                len(r.problems),
+                "problems",
+                "0",
+                not r.problems,
+                note="; ".join(r.problems[:3])
+                or "every interaction answered, every move replied to, each computer move posted once, no error logged",
+            )
+        )
+    return out
+
+
+def run(quick: bool = False) -> list[Row]:
+    config = QUICK if quick else FloodConfig()
+    reports = asyncio.run(measure(config))
+    for report in reports:
+        for line in report.problems:
+            print(f"flood, {report.name}: {line}", file=sys.stderr)
+    return rows(config, reports)
