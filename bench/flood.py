@@ -3,10 +3,11 @@
 A real ``pbm run`` process (with its worker processes) on SQLite, driven through the fake Discord from this
 process, as members would drive it. Four members of one server:
 
-* **alice floods**: :data:`FLOOD` ``/challenge`` at the bot sent back to back (level 3, Druid and Dragons in turn;
-  her limit of games against the bot raised in the server's settings so that they are accepted, and the command
-  rate off, as the load test has it), then plays each of her games, her next move as soon as the computer's
-  reply is posted, :data:`FLOOD_MOVES` moves a game;
+* **alice floods**: :data:`FLOOD` ``/challenge`` at the bot sent back to back (level 3, Druid and Dragons in turn,
+  each with its own ``-days`` so that none is merged into an identical one still being made; her limit of games
+  against the bot raised in the server's settings so that they are accepted, and the command rate off, as the
+  load test has it), then plays each of her games, her next move as soon as the computer's reply is posted,
+  :data:`FLOOD_MOVES` moves a game (fewer when a game ends first);
 * **bob**, another member, plays his own two games against the bot, Druid and Dragons at level 3 like hers: a
   move, then the next once the computer's reply is posted. Measured: ``/move`` sent to the reply posted;
 * **carol and dave** play each other (Druid), a move every :data:`HUMAN_PACE` seconds. Measured: ``/move`` sent
@@ -102,30 +103,36 @@ def percentile(values: list[float], fraction: float) -> float:
     return data[min(len(data) - 1, round(fraction * (len(data) - 1)))] if data else 0.0
 
 
-class Thread:
-    """Every message the bot posts, as it is posted, waited for by predicate: a future set with the loop time of
-    the first new message in a thread that satisfies it."""
+class Posts:
+    """Every message the bot posts in a thread, in order, with the loop time it was posted at."""
 
     def __init__(self, fake: FakeDiscord) -> None:
-        self._waiting: list[tuple[int, Callable[[Message], bool], asyncio.Future[float]]] = []
+        self._threads: dict[int, list[tuple[float, Message]]] = {}
         self._seen: set[int] = set()
+        self._changed = asyncio.Event()
         fake.watch(self._told)
 
-    def expect(self, thread: int, check: Callable[[Message], bool]) -> asyncio.Future[float]:
-        future = asyncio.get_running_loop().create_future()
-        self._waiting.append((thread, check, future))
-        return future
+    def count(self, thread: int) -> int:
+        return len(self._threads.get(thread, []))
+
+    async def next(self, thread: int, start: int, check: Callable[[Message], bool]) -> tuple[int, float, Message]:
+        """The first post in ``thread`` from index ``start`` on that satisfies ``check``: its index, time and
+        message (waiting for it)."""
+        while True:
+            posts = self._threads.get(thread, [])
+            for index in range(start, len(posts)):
+                if check(posts[index][1]):
+                    return index, posts[index][0], posts[index][1]
+            start = len(posts)
+            self._changed.clear()
+            await self._changed.wait()
 
     def _told(self, message: Message) -> None:
         if message.id in self._seen or message.ephemeral:
             return  # an edit of a message seen already
         self._seen.add(message.id)
-        now = asyncio.get_running_loop().time()
-        for entry in list(self._waiting):
-            thread, check, future = entry
-            if message.channel_id == thread and not future.done() and check(message):
-                future.set_result(now)
-                self._waiting.remove(entry)
+        self._threads.setdefault(message.channel_id, []).append((asyncio.get_running_loop().time(), message))
+        self._changed.set()
 
 
 def is_board(message: Message) -> bool:
@@ -147,7 +154,7 @@ class Run:
         self.report = RunReport(name)
         self.sent: list[Interaction] = []
         self.games: list[Game] = []
-        self.threads = Thread(fake)
+        self.posts = Posts(fake)
         self.db = folder / "flood.sqlite3"
         self.store: Store | None = None
 
@@ -184,49 +191,74 @@ class Run:
         self.games.append(game)
         return game
 
-    async def move(self, game: Game, user: int, done: Callable[[Message], bool]) -> tuple[float, float]:
-        """Send the next move of ``game`` as ``user``; the seconds until its board and until ``done``."""
-        board = self.threads.expect(game.thread, is_board)
-        finished = self.threads.expect(game.thread, done)
+    async def running(self, game: Game) -> bool:
+        assert self.store is not None
+        return (await self.store.load_game(game.game_id)).status == "active"
+
+    async def move(self, game: Game, user: int) -> tuple[float, float | None]:
+        """Send the next move of ``game`` as ``user``: the seconds until its board is posted, and until the
+        computer's reply is (``None`` in a game of people, and when the move ended the game). Returns once the
+        game waits on a person again (a computer may move twice in a row)."""
+        start = self.posts.count(game.thread)
         interaction = await self.slash(user, game.thread, "move", {"move": await self.legal_move(game)})
         game.human_moves += 1
-        posted = await asyncio.wait_for(board, PATIENCE)
-        ended = await asyncio.wait_for(finished, PATIENCE)
-        return posted - interaction.sent_at, ended - interaction.sent_at
+        index, posted, message = await asyncio.wait_for(self.posts.next(game.thread, start, is_board), PATIENCE)
+        replied = posted if is_reply(message) else None  # the reply came with the move: the pool was free
+        while (await self.to_move(game) or "").startswith("ai:"):
+            next_post = self.posts.next(game.thread, index + 1, is_reply)
+            index, at, _ = await asyncio.wait_for(next_post, PATIENCE)
+            replied = at if replied is None else replied
+        return posted - interaction.sent_at, None if replied is None else replied - interaction.sent_at
 
     # ---- the members ------------------------------------------------------------------------------------------
 
     async def alice(self, channel: int, alice: int) -> None:
-        """The flood: every challenge sent at once, then each game played to its last move."""
+        """The flood: every challenge sent at once, then each game played to its last move (or its end)."""
         assert self.flood is not None
         loop = asyncio.get_running_loop()
         start = loop.time()
         kinds = [("druid", self.flood[0]), ("dragons", self.flood[1])]
-        sent = [await self.challenge_bot(alice, channel, *kinds[n % 2]) for n in range(self.config.flood)]
+        sent = []
+        for n in range(self.config.flood):
+            game, options = kinds[n % 2]
+            # each its own clock: identical challenges sent at once would be merged into the first
+            sent.append(await self.challenge_bot(alice, channel, game, f"{options} -days={n // 2 + 1}".strip()))
         self.report.flood_sent_in = loop.time() - start
         games = [await self.started(i, {"alice": alice}) for i in sent]
-        await asyncio.gather(*(self.play_against_bot(g, alice, self.config.flood_moves, flood=True) for g in games))
+        await asyncio.gather(*(self.flood_game(game, alice) for game in games))
 
-    async def play_against_bot(self, game: Game, user: int, moves: int, *, flood: bool = False) -> None:
-        for _ in range(moves):
-            board, reply = await self.move(game, user, is_reply)
-            if flood:
+    async def flood_game(self, game: Game, alice: int) -> None:
+        for _ in range(self.config.flood_moves):
+            if not await self.running(game):
+                return
+            _, reply = await self.move(game, alice)
+            if reply is not None:
                 self.report.flood_replies.append(reply)
-            else:
-                self.report.bob_boards.append(board)
+
+    async def bob(self, channel: int, bob: int) -> None:
+        """Bob's moves, in a Druid game then a Dragons game by turns, each once the reply to the last is posted;
+        a game that ends is followed by a new one of its kind (not measured)."""
+        games: dict[str, Game | None] = {"druid": None, "dragons": None}
+        for n in range(self.config.bob_moves):
+            kind = ("druid", "dragons")[n % 2]
+            game = games[kind]
+            if game is None or not await self.running(game):
+                game = games[kind] = await self.started(await self.challenge_bot(bob, channel, kind, ""), {"bob": bob})
+            board, reply = await self.move(game, bob)
+            self.report.bob_boards.append(board)
+            if reply is not None:
                 self.report.bob_replies.append(reply)
 
-    async def bob(self, games: list[Game], bob: int) -> None:
-        """Bob's moves, one game then the other, each once the reply to the last is posted."""
-        for n in range(self.config.bob_moves):
-            await self.play_against_bot(games[n % 2], bob, 1)
-
-    async def people(self, game: Game) -> None:
-        """Carol and dave, at people's pace."""
+    async def people(self, channel: int, carol: int, dave: int) -> None:
+        """Carol and dave, at people's pace; a game that ends is followed by a new one."""
+        game = await self._people_game(channel, carol, dave)
         for _ in range(self.config.human_moves):
             player = await self.to_move(game)
-            assert player is not None, "the people's game ended early"
-            board, _ = await self.move(game, game.users[player], is_board)
+            if player is None:
+                game = await self._people_game(channel, carol, dave)
+                player = await self.to_move(game)
+                assert player is not None
+            board, _ = await self.move(game, game.users[player])
             self.report.human_boards.append(board)
             await asyncio.sleep(HUMAN_PACE)
 
@@ -261,36 +293,27 @@ class Run:
 
     async def _play(self, channel: int, users: dict[str, int]) -> None:
         loop = asyncio.get_running_loop()
-        mine = [
-            await self.started(await self.challenge_bot(users["bob"], channel, game, ""), {"bob": users["bob"]})
-            for game in ("druid", "dragons")
-        ]
-        people = await self._people_game(channel, users["carol"], users["dave"])
         start = loop.time()
         flood = asyncio.create_task(self.alice(channel, users["alice"])) if self.flood else None
         if flood is not None:
             await asyncio.sleep(self.config.flood * 0.1)  # the challenges are on their way
-        await asyncio.gather(self.bob(mine, users["bob"]), self.people(people))
+        await asyncio.gather(self.bob(channel, users["bob"]), self.people(channel, users["carol"], users["dave"]))
         if flood is not None:
             await flood
         self.report.seconds = loop.time() - start
 
     async def _people_game(self, channel: int, carol: int, dave: int) -> Game:
+        """Carol challenges dave, who accepts: their new game."""
         challenge = await self.slash(carol, channel, "challenge", {"game": "druid", "opponent": dave})
-        await self.fake.reply(challenge, timeout=30)
+        number = re.search(r"Challenge (\d+) posted", (await self.fake.reply(challenge, timeout=30)).content)
+        assert number is not None, "carol's challenge was not posted"
+        accept = f"pbm:c:{number.group(1)}:accept"
         posted = await self.fake.wait_for(
-            lambda: next((m for m in self.fake.channel_log(channel) if m.custom_ids()), None), 30, "challenge"
+            lambda: next((m for m in self.fake.channel_log(channel) if accept in m.custom_ids()), None), 30
         )
-        accept = next(c for c in posted.custom_ids() if c.endswith(":accept"))
         accepted = await self.fake.click(dave, posted, accept)
         self.sent.append(accepted)
-        answer = await self.fake.reply(accepted, timeout=30)
-        found = re.search(r"game (\d+) started.* in <#(\d+)>", answer.content)
-        if found is None:
-            raise RuntimeError(f"the people's game did not start: {answer.content}")
-        game = Game(int(found.group(1)), int(found.group(2)), {"carol": carol, "dave": dave}, random.Random(1))
-        self.games.append(game)
-        return game
+        return await self.started(accepted, {"carol": carol, "dave": dave})
 
     async def _settle(self) -> None:
         """Wait until every interaction is answered and no game waits on the computer."""
@@ -312,7 +335,7 @@ class Run:
             log = [e for e in await self.store.log(game.game_id) if not e.auto]
             computer = sum((e.player_id or "").startswith("ai:") for e in log)
             people = sum(e.player_id in game.users for e in log)
-            posted = sum(is_reply(m) for m in self.fake.channel_log(game.thread))
+            posted = sum(m.text().count(f"ai:{LEVEL} played") for m in self.fake.channel_log(game.thread))
             if (await self.to_move(game) or "").startswith("ai:"):
                 found.append(f"game {game.game_id}: the computer never replied to the last move")
             if people != game.human_moves:
