@@ -37,7 +37,7 @@ from pathlib import Path
 from bench.common import Row
 from bench.load import answer_of
 from bench.load.servers import BotProcess
-from bot.actions import Actions
+from bot.actions import Actions, status_line
 from data.store import Store
 from rules import registry
 from tests.fakediscord.records import Interaction, Message
@@ -55,6 +55,8 @@ LEVEL = 3
 PLAIN, HEAVY = ("", ""), ("-size=26", "-num_tiles=200")
 #: the longest any one wait of the run may take before it counts as unanswered
 PATIENCE = 300.0
+#: what a turn says when the computer's reply follows in a post of its own
+BUSY = "is busy with other games"
 _STARTED = re.compile(r"game (\d+) started.* in <#(\d+)>")
 
 
@@ -139,8 +141,19 @@ def is_board(message: Message) -> bool:
     return bool(message.attachments)
 
 
-def is_reply(message: Message) -> bool:
-    return bool(message.attachments) and f"ai:{LEVEL} played" in message.text()
+def computer_moved(message: Message) -> bool:
+    """Whether a turn tells a move of the computer ("ai:3 played d4", "ai:3 swapped", ...)."""
+    return any(line.startswith(f"ai:{LEVEL} ") and BUSY not in line for line in message.text().splitlines())
+
+
+def busy(message: Message) -> bool:
+    """Whether a turn says the computer's move follows in a post of its own."""
+    return BUSY in message.text()
+
+
+def headline(message: Message) -> str:
+    """A turn's first line: the game, its number and who is to move at which move (or how it ended)."""
+    return message.text().splitlines()[0] if message.text() else ""
 
 
 class Run:
@@ -203,10 +216,10 @@ class Run:
         interaction = await self.slash(user, game.thread, "move", {"move": await self.legal_move(game)})
         game.human_moves += 1
         index, posted, message = await asyncio.wait_for(self.posts.next(game.thread, start, is_board), PATIENCE)
-        replied = posted if is_reply(message) else None  # the reply came with the move: the pool was free
-        while (await self.to_move(game) or "").startswith("ai:"):
-            next_post = self.posts.next(game.thread, index + 1, is_reply)
-            index, at, _ = await asyncio.wait_for(next_post, PATIENCE)
+        replied = posted if computer_moved(message) else None  # the reply came with the move: the pool was free
+        while busy(message) or (await self.to_move(game) or "").startswith("ai:"):
+            next_post = self.posts.next(game.thread, index + 1, is_board)
+            index, at, message = await asyncio.wait_for(next_post, PATIENCE)
             replied = at if replied is None else replied
         return posted - interaction.sent_at, None if replied is None else replied - interaction.sent_at
 
@@ -326,22 +339,26 @@ class Run:
             await asyncio.sleep(0.5)
 
     async def _proofs(self) -> list[str]:
-        """What was lost or left unanswered, one line each (none: the run proved it)."""
+        """What was lost or left unanswered, one line each (none: the run proved it): every interaction answered;
+        in every game each move a member sent played, no position posted twice, and the last position posted."""
         assert self.store is not None
-        found = [
-            f"interaction {i.id} (/{i.data.get('name')}) unanswered" for i in self.sent if not answer_of(self.fake, i)
-        ]
+        unanswered = [i for i in self.sent if answer_of(self.fake, i) is None]
+        found = [f"interaction {i.id} (/{i.data.get('name')}) unanswered" for i in unanswered]
         for game in self.games:
-            log = [e for e in await self.store.log(game.game_id) if not e.auto]
-            computer = sum((e.player_id or "").startswith("ai:") for e in log)
-            people = sum(e.player_id in game.users for e in log)
-            posted = sum(m.text().count(f"ai:{LEVEL} played") for m in self.fake.channel_log(game.thread))
-            if (await self.to_move(game) or "").startswith("ai:"):
+            row = await self.store.load_game(game.game_id)
+            state = registry.get(row.type).load(row.snapshot)
+            status = status_line(state.game, state).split(": ", 1)[1]
+            last = f"{state.game.title} {game.game_id}: {status}"
+            people = sum(e.player_id in game.users for e in await self.store.log(game.game_id) if not e.auto)
+            boards = [headline(m) for m in self.fake.channel_log(game.thread) if is_board(m)]
+            if row.status == "active" and (row.to_move or "").startswith("ai:"):
                 found.append(f"game {game.game_id}: the computer never replied to the last move")
             if people != game.human_moves:
                 found.append(f"game {game.game_id}: {game.human_moves} moves sent, {people} played")
-            if posted != computer:
-                found.append(f"game {game.game_id}: {computer} computer moves, {posted} posted")
+            if len(set(boards)) != len(boards):
+                found.append(f"game {game.game_id}: a position was posted twice")
+            if not boards or last not in boards[-1]:
+                found.append(f"game {game.game_id}: its last position ({last}) was not posted")
         return found
 
 
