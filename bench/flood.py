@@ -30,14 +30,16 @@ import re
 import statistics
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bench.common import Row
 from bench.load import answer_of
 from bench.load.servers import BotProcess
 from bot.actions import Actions, status_line
+from bot.actions.play import FOLLOWS
 from data.store import Store
 from rules import registry
 from tests.fakediscord.records import Interaction, Message
@@ -55,8 +57,8 @@ LEVEL = 3
 PLAIN, HEAVY = ("", ""), ("-size=26", "-num_tiles=200")
 #: the longest any one wait of the run may take before it counts as unanswered
 PATIENCE = 300.0
-#: what a turn says when the computer's reply follows in a post of its own
-BUSY = "is busy with other games"
+#: what a turn says when the computer's move follows in a post of its own (busy, or moving again)
+BUSY = FOLLOWS
 _STARTED = re.compile(r"game (\d+) started.* in <#(\d+)>")
 
 
@@ -103,6 +105,10 @@ def percentile(values: list[float], fraction: float) -> float:
     """The ``fraction`` quantile of ``values`` (nearest rank); 0 for none."""
     data = sorted(values)
     return data[min(len(data) - 1, round(fraction * (len(data) - 1)))] if data else 0.0
+
+
+class Unanswered(Exception):
+    """A board a member waited for did not come."""
 
 
 class Posts:
@@ -215,13 +221,26 @@ class Run:
         start = self.posts.count(game.thread)
         interaction = await self.slash(user, game.thread, "move", {"move": await self.legal_move(game)})
         game.human_moves += 1
-        index, posted, message = await asyncio.wait_for(self.posts.next(game.thread, start, is_board), PATIENCE)
+        index, posted, message = await self.next_board(game, start, "its board")
         replied = posted if computer_moved(message) else None  # the reply came with the move: the pool was free
         while busy(message) or (await self.to_move(game) or "").startswith("ai:"):
-            next_post = self.posts.next(game.thread, index + 1, is_board)
-            index, at, message = await asyncio.wait_for(next_post, PATIENCE)
+            index, at, message = await self.next_board(game, index + 1, "the computer's reply")
             replied = at if replied is None else replied
         return posted - interaction.sent_at, None if replied is None else replied - interaction.sent_at
+
+    async def next_board(self, game: Game, start: int, what: str) -> tuple[int, float, Message]:
+        """The next board posted in the game's thread; :class:`Unanswered` after :data:`PATIENCE` seconds."""
+        try:
+            return await asyncio.wait_for(self.posts.next(game.thread, start, is_board), PATIENCE)
+        except TimeoutError:
+            raise Unanswered(f"game {game.game_id}: {what} was not posted within {PATIENCE:.0f} s") from None
+
+    async def member(self, play: Coroutine[Any, Any, None]) -> None:
+        """A member's part; one who waits in vain gives up, and the run says what never came."""
+        try:
+            await play
+        except Unanswered as exc:
+            self.report.problems.append(str(exc))
 
     # ---- the members ------------------------------------------------------------------------------------------
 
@@ -238,7 +257,7 @@ class Run:
             sent.append(await self.challenge_bot(alice, channel, game, f"{options} -days={n // 2 + 1}".strip()))
         games = [await self.started(i, {"alice": alice}) for i in sent]
         self.report.flood_answered_in = loop.time() - start
-        await asyncio.gather(*(self.flood_game(game, alice) for game in games))
+        await asyncio.gather(*(self.member(self.flood_game(game, alice)) for game in games))
 
     async def flood_game(self, game: Game, alice: int) -> None:
         for _ in range(self.config.flood_moves):
@@ -297,7 +316,7 @@ class Run:
             self.store = await Store.open(self.db, read_only=True)
             await self._play(channel, users)
             await self._settle()
-            self.report.problems = await self._proofs() + bot.read_failures()
+            self.report.problems += await self._proofs() + bot.read_failures()
         finally:
             if self.store is not None:
                 await self.store.close()
@@ -310,7 +329,8 @@ class Run:
         flood = asyncio.create_task(self.alice(channel, users["alice"])) if self.flood else None
         if flood is not None:
             await asyncio.sleep(self.config.flood * 0.1)  # the challenges are on their way
-        await asyncio.gather(self.bob(channel, users["bob"]), self.people(channel, users["carol"], users["dave"]))
+        people = self.people(channel, users["carol"], users["dave"])
+        await asyncio.gather(self.member(self.bob(channel, users["bob"])), self.member(people))
         if flood is not None:
             await flood
         self.report.seconds = loop.time() - start

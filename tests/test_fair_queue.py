@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
+from bot.actions import Actions
 from bot.discord import create_bot
 from bot.discord.followups import LATE_NOTE
 from bot.discord.thinking import INLINE_SECONDS, WORKER_NICENESS, ComputerPool, member_of
+from data.store import Store
 from rules import registry
 from rules.base import GameState
 from tests.fakediscord.pbm import SEED, bot_config
@@ -175,6 +177,66 @@ async def test_the_workers_run_at_a_lower_priority_than_the_bot() -> None:
     finally:
         pool.close()
     assert niceness == min(19, os.nice(0) + WORKER_NICENESS)
+
+
+# ---- the actions with a front that plays computers later --------------------------------------------------------
+
+
+async def quick_think(state: GameState, player: str, seconds: float | None) -> tuple[str, str]:
+    """A legal move at once, as a worker would answer it."""
+    return state.move_text(state.random_move(random.Random(state.ply))), ""
+
+
+async def three_player_game(tmp_path: Path, free: bool) -> tuple[Actions, Store]:
+    """Druid hex for alice and two computers in a row, with a pool that is ``free`` or not."""
+    store = await Store.open(tmp_path / "pbm.sqlite3")
+    actions = Actions(store, seed_source=lambda: SEED, think=quick_think, think_now=lambda seconds: free)
+    started = await actions.challenge("druid", ["alice", "ai:1", "ai:2"], ["-hex", "-size=5"], start=True)
+    assert started.ok, started.message
+    return actions, store
+
+
+async def test_a_command_waits_for_one_search_at_most_and_the_next_computer_is_left(tmp_path: Path) -> None:
+    actions, store = await three_player_game(tmp_path, free=True)
+    try:
+        moved = await actions.move(1, "alice", "c3", will_post="first")
+        marks_after_move = await store.unposted_boards()
+        replied = await actions.computer_reply(1, will_post="second")
+        marks_after_reply = await store.unposted_boards()
+        again = await actions.computer_reply(1, will_post="third")  # alice's turn: nothing to play
+        log = [(e.player_id, e.number) for e in await store.log(1)]
+    finally:
+        await store.close()
+    lines = moved.message.splitlines()
+    assert lines[0] == "alice played c3" and any(line.startswith("ai:1 played") for line in lines)
+    assert lines[-1] == "ai:2's move will follow here shortly" and moved.to_move == "ai:2"
+    assert marks_after_move == [(1, "first")]  # the board of alice's move and ai:1's, until it is posted
+    assert replied.played_by == "ai:2" and replied.to_move == "alice" and replied.notify == ["alice"]
+    assert marks_after_reply == [(1, "second")]  # ai:2's board, marked by its own commit
+    assert again.played is None and again.move_number == 3
+    assert log == [("alice", 1), ("ai:1", 2), ("ai:2", 3)]
+
+
+async def test_a_command_does_not_wait_for_a_busy_pool(tmp_path: Path) -> None:
+    actions, store = await three_player_game(tmp_path, free=False)
+    try:
+        moved = await actions.move(1, "alice", "c3")
+        log = [(e.player_id, e.number) for e in await store.log(1)]
+    finally:
+        await store.close()
+    assert moved.message.splitlines()[-1] == "ai:1 is busy with other games: its move will follow here shortly"
+    assert moved.to_move == "ai:1" and log == [("alice", 1)]
+
+
+async def test_the_console_plays_every_computer_at_once(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "pbm.sqlite3")
+    try:
+        actions = Actions(store, seed_source=lambda: SEED, think=quick_think)  # no think_now: nobody plays later
+        await actions.challenge("druid", ["alice", "ai:1", "ai:2"], ["-hex", "-size=5"], start=True)
+        moved = await actions.move(1, "alice", "c3")
+    finally:
+        await store.close()
+    assert moved.to_move == "alice" and moved.move_number == 3 and "follow" not in moved.message
 
 
 # ---- through Discord ------------------------------------------------------------------------------------------

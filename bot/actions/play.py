@@ -28,6 +28,9 @@ from data.store import (
 )
 from rules.base import Event, GameDef, GameError, GameState, MoveSyntaxError, Resign
 
+#: the end of the line a turn says when a computer's move is left to be played after it
+FOLLOWS = "move will follow here shortly"
+
 
 class PlayActions(ActionsBase):
     # ---- moves ---------------------------------------------------------------------------------------------
@@ -231,9 +234,11 @@ class PlayActions(ActionsBase):
         hours are held rather than pinged. A computer's choice is seeded by the game's seed and the move number,
         so it is the same however often it is asked.
 
-        A command does not wait for a computer whose thinking would not start at once (``wait`` false, and
-        ``think_now`` says so): its turn is left, said in the result, and the front has it played in its turn
-        (:meth:`computer_reply`). ``will_post`` marks the first computer move's board as still to be posted."""
+        With a front that plays computers in their turn (``think_now`` given), one search at most is waited for:
+        a command (``wait`` false) does not wait for one that would not start at once, and a computer to move
+        again after its move is left too; such a turn is left, said in the result, and the front has it played
+        (:meth:`computer_reply`), so every move is posted soon after its commit. ``will_post`` marks the
+        computer's move's board as still to be posted."""
         if not result.ok or result.state is None or result.game_id is None:
             return result
         state = result.state
@@ -243,6 +248,7 @@ class PlayActions(ActionsBase):
         private = list(result.private)
         last = result
         later = ""
+        thought = False
         while last.status == "active" and last.to_move is not None:
             player = last.to_move
             assert last.game_id is not None and last.state is not None
@@ -250,17 +256,20 @@ class PlayActions(ActionsBase):
             if _is_computer_name(player):
                 if self._think is None or last.game_id in self._thinking:
                     break
+                if thought and self._think_now is not None:
+                    later = f"{player}'s {FOLLOWS}"
+                    break
                 self._thinking.add(last.game_id)
                 try:
                     async with self.store.suspended():  # what came before is committed; nobody waits on a search
                         if not wait and self._think_now is not None and not self._think_now(self.ai_seconds):
-                            later = f"{player} is busy with other games: its move will follow here shortly"
+                            later = f"{player} is busy with other games: its {FOLLOWS}"
                             break
                         text, note = await self._think(last.state, player, self.ai_seconds)
                 finally:
                     self._thinking.discard(last.game_id)
+                thought = True
                 reply = await self._move_once(last.game_id, player, f"{text}#{last.state.ply + 1}", will_post=will_post)
-                will_post = None  # the mark stays until the post of everything played here clears it
             else:
                 reply, notes = await self._queued_reply(last, player)
                 private += notes
@@ -295,8 +304,8 @@ class PlayActions(ActionsBase):
 
     @one_transaction
     async def computer_reply(self, game_id: int, *, will_post: str | None = None) -> Result:
-        """The computer player to move in ``game_id`` plays, waiting for its turn to think as long as it takes
-        (and what follows it: a queued reply, another computer); the result is the turn to post, marked under
+        """The computer player to move in ``game_id`` plays one move, waiting for its turn to think as long as it
+        takes (and what follows without a search: a queued reply); the result is the turn to post, marked under
         ``will_post``. A game that waits on no computer (any more) or that this process is thinking about already
         is answered as it stands, with no move (``played`` is ``None``)."""
         shown = await self.show(game_id)  # type: ignore[attr-defined]
