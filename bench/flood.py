@@ -307,7 +307,8 @@ class Run:
             assert raised.ok, raised.message
         finally:
             await store.close()
-        env = {**os.environ, **fake.env(), "PBM_DB": str(self.db), "PBM_COMMAND_BURST": "0"}
+        # the web UI beside the bot on any free port (the default one may be taken on this machine)
+        env = {**os.environ, **fake.env(), "PBM_DB": str(self.db), "PBM_COMMAND_BURST": "0", "PBM_WEB_PORT": "0"}
         env.pop("PBM_DATABASE_URL", None)
         bot = BotProcess((0,), 1, env, self.folder / "bot.log")
         await bot.start()

@@ -187,11 +187,11 @@ class ActionsBase:
             points = None if match is None else match.length  # a match is rated once, as its last game
             counted = rated_game(state.game, options, outcome, state.players, state.resigned, points=points)
             rating = None if counted is None else RatingWrite(counted, RATER)
+        attempt = None
         if will_post is not None and entries:
             attempt = self._attempts[will_post] = MoveAttempt(
                 game_id, log_length + 1, entries[0].player_id, entries[0].text
             )
-            self.store.after_commit(lambda: setattr(attempt, "committed", True))
         try:
             await self.store.commit_actions(
                 game_id,
@@ -213,6 +213,10 @@ class ActionsBase:
             )
         except StaleWriteError:
             return changed_meanwhile(game_id)
+        if attempt is not None:
+            # asked only now that the write is done: in a command's unit that had written nothing before, asking
+            # before the write would have run at once, and a write the lock then refused would count as played
+            self.store.after_commit(lambda: setattr(attempt, "committed", True))
         if match is not None and match.id is not None and status != "active":
             await self._record_match(state, match, end)
         self.store.after_commit(lambda: self._note_change(game_id))
