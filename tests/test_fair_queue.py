@@ -248,6 +248,37 @@ async def test_the_console_plays_every_computer_at_once(tmp_path: Path) -> None:
     assert moved.to_move == "alice" and moved.move_number == 3 and "follow" not in moved.message
 
 
+async def test_a_computer_to_move_again_after_a_reply_is_played_without_waiting_for_the_sweep(
+    tmp_path: Path,
+) -> None:
+    """Drogo for alice and three computers: her move waits for ai:1's reply and leaves ai:2's; ai:2's reply, played
+    by :class:`ComputerReplies`, leaves ai:3's, and its post asks for it from within that reply (as the front does
+    for every turn that waits on a computer): ai:3 plays once ai:2's reply is done, not a sweep later."""
+    store = await Store.open(tmp_path / "pbm.sqlite3")
+    posted: list[Result] = []
+    actions = Actions(store, seed_source=lambda: SEED, think=quick_think, think_now=lambda seconds: True)
+
+    async def post(result: Result, nonce: str) -> None:
+        posted.append(result)
+        if result.to_move is not None and result.to_move.startswith("ai:"):
+            replies.schedule(result.game_id or 0)
+
+    replies = ComputerReplies(actions, post)
+    try:
+        started = await actions.challenge("drogo", ["alice", "ai:1", "ai:2", "ai:3"], [], start=True)
+        assert started.ok and started.to_move == "alice", started.message
+        moved = await actions.move(1, "alice", started.legal_move_texts()[0])
+        replies.schedule(1)
+        await until(lambda: len(posted) == 2 and not replies.pending, "both replies posted")
+        log = [e.player_id for e in await store.log(1)]
+    finally:
+        await replies.close()
+        await store.close()
+    assert moved.message.splitlines()[-1] == "ai:2's move will follow here shortly"
+    assert [(r.played_by, r.to_move) for r in posted] == [("ai:2", "ai:3"), ("ai:3", "alice")]
+    assert log == ["alice", "ai:1", "ai:2", "ai:3"]
+
+
 # ---- the actions and the pool together, as the bot wires them (no Discord) ----------------------------------
 
 

@@ -217,12 +217,20 @@ class ComputerReplies:
         self.actions = actions
         self._post = post
         self._replying: dict[int, asyncio.Task[None]] = {}
+        #: games asked for again while their reply was under way: a computer to move again after its move (its
+        #: reply's own post asks), played once that reply is done
+        self._again: set[int] = set()
         self._closed = False
 
     def schedule(self, game_id: int) -> None:
-        """Have the computer to move in ``game_id`` play in its turn (nothing when it is being done already)."""
-        if not self._closed and game_id not in self._replying:
-            self._replying[game_id] = asyncio.create_task(self._reply(game_id))
+        """Have the computer to move in ``game_id`` play in its turn; when a reply of that game is under way, once
+        it is done (the computer may be to move again after it: then its post asks, from within that reply)."""
+        if self._closed:
+            return
+        if game_id in self._replying:
+            self._again.add(game_id)
+            return
+        self._replying[game_id] = asyncio.create_task(self._reply(game_id))
 
     @property
     def pending(self) -> int:
@@ -241,6 +249,9 @@ class ComputerReplies:
             log.exception("game %s: the computer's reply failed; the sweep will ask again", game_id)
         finally:
             del self._replying[game_id]
+            if game_id in self._again:
+                self._again.discard(game_id)
+                self.schedule(game_id)
 
     async def close(self) -> None:
         """Stop the replies in progress; their turns stay, and the sweep takes them up after a restart."""
