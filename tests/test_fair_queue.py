@@ -128,6 +128,27 @@ async def test_a_member_who_had_nothing_waiting_counts_as_never_served() -> None
     assert served == ["bob", "alice", "bob", "alice", "alice"]
 
 
+async def test_one_member_never_takes_every_worker_so_another_s_move_starts_at_once() -> None:
+    """Two workers: alice's flood has one of them at a time, however many moves she has waiting, and bob's move
+    takes the other at once, while her first search still runs."""
+    served: list[str] = []
+    gate = Gate()
+    pool = ComputerPool(2, work=gate, on_served=lambda member, player: served.append(member))
+    flood = [asyncio.create_task(pool(position("alice", "ai:3"), "ai:3", None)) for _ in range(3)]
+    await settle()
+    alone = (pool.busy, pool.depth, served[:])
+    bobs = asyncio.create_task(pool(position("bob", "ai:3"), "ai:3", None))
+    await settle()
+    with_bob = (pool.busy, pool.depth, served[:])
+    for _ in range(4):
+        gate.release()
+        await settle()
+    await soon(asyncio.gather(*flood, bobs))
+    assert pool.share == 1 and alone == (1, 2, ["alice"])  # the second worker is kept for someone else
+    assert with_bob == (2, 2, ["alice", "bob"])
+    assert served == ["alice", "bob", "alice", "alice"]
+
+
 async def test_the_pool_is_free_for_a_command_only_when_a_short_move_would_start_at_once() -> None:
     gate = Gate()
     pool = ComputerPool(1, work=gate)

@@ -5,13 +5,14 @@ event loop for its whole thinking time, and every other player would wait. A sma
 instead; the positions travel to it pickled. The pool starts with the first move asked for (a bot with no
 computer games never pays for it) and stops with the bot.
 
-* **Bounded**: ``workers`` processes (one less than the machine's processors, at least one), whatever the load.
+* **Bounded**: ``workers`` processes (one less than the machine's processors, at least two), whatever the load.
 * **People first**: the workers run at a lower priority of the operating system (:data:`WORKER_NICENESS`), so
   the bot's own process (people's moves, boards, every answer) gets a processor before any search does.
 * **Fair**: each member has a queue of their own (a game's people, see :func:`member_of`), and a free worker
-  takes the first move of the member served least recently (one never served, or idle since, first). However
-  many games one member has waiting, another member's move waits for at most the searches already running,
-  one move's think time, before it is worked out.
+  takes the first move of the member served least recently (one never served, or idle since, first), and no
+  member's moves take more than all the workers but one at once (:meth:`ComputerPool.share`). However many games
+  one member has waiting, another member's move starts at once when that one member is all the load (a worker
+  is kept for others), and otherwise waits for at most one search already running, one move's think time.
 * **Never holding an interaction**: a command has its computer's move worked out only when it starts at once
   (:meth:`ComputerPool.free`: a worker is free, nobody waits, and the search is short, see
   :data:`INLINE_SECONDS`); else the command answers with the member's own move, and :class:`ComputerReplies` has
@@ -86,7 +87,7 @@ class ComputerPool:
         work: Work | None = None,
         on_served: Callable[[str, str], None] | None = None,
     ) -> None:
-        self.workers = workers or max(1, (os.cpu_count() or 2) - 1)
+        self.workers = workers or max(2, (os.cpu_count() or 2) - 1)
         self._work = work or self._in_process
         self._on_served = on_served
         self._pool: ProcessPoolExecutor | None = None
@@ -125,15 +126,29 @@ class ComputerPool:
         self._dispatch()
         return await request.answer  # cancelled with its caller: a waiting move is then dropped unsearched
 
-    def _next_member(self) -> str:
+    @property
+    def share(self) -> int:
+        """The most moves of one member worked out at once: every worker but one (one, with a single worker), so a
+        flood of one member's games always leaves a worker for another member's move, which then starts at once
+        instead of after a search of the flood (a search may take its whole wall-clock net on a huge board)."""
+        return max(1, self.workers - 1)
+
+    def _next_member(self) -> str | None:
         """The member served least recently (never, or not since they last had nothing waiting or running, counts
-        as longest ago); between such members, the one whose first move came first."""
-        return min(self._waiting, key=lambda m: (self._served.get(m, -1), self._waiting[m][0].number))
+        as longest ago) among those below their :attr:`share`; between such members, the one whose first move came
+        first. ``None`` when every member waiting has their share running."""
+        below = [m for m in self._waiting if self._running[m] < self.share]
+        if not below:
+            return None
+        return min(below, key=lambda m: (self._served.get(m, -1), self._waiting[m][0].number))
 
     def _dispatch(self) -> None:
-        """Give free workers the next moves, fairly (see :meth:`_next_member`)."""
+        """Give free workers the next moves, fairly (see :meth:`_next_member`); a worker that only a member at
+        their share could take stays free for another member's move."""
         while self.busy < self.workers and self._waiting:
             member = self._next_member()
+            if member is None:
+                return
             queue = self._waiting[member]
             request = queue.popleft()
             if not queue:
