@@ -1,8 +1,9 @@
 """``python -m bench [--quick] [group ...]``: run the benchmarks, print a table, append it to BENCHMARKS.md.
 
-Each group is a module ``bench.<group>`` with ``run(quick: bool) -> list[Row]``; ``load`` (run only when named)
-also takes the size options ``--games --guilds --moves --processes --concurrency``. Peers (gnubg-nn for
-Backgammon) are measured in the same run, so ratios compare like with like.
+Each group is a module ``bench.<group>`` with ``run(quick: bool) -> list[Row]``; ``flood`` (issue 29's flood of
+computer games) runs only when named, and so does ``load``, which also takes the size options ``--games --guilds
+--moves --processes --concurrency``. Peers (gnubg-nn for Backgammon) are measured in the same run, so ratios
+compare like with like.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ GROUPS = (
     "ai",
     "web",
 )
-#: groups run only when named: the load test takes many minutes at full scale
-EXTRA_GROUPS = ("load",)
+#: groups run only when named: the load test and the flood take many minutes at full scale
+EXTRA_GROUPS = ("load", "flood")
 RESULTS = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
 
 

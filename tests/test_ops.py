@@ -189,7 +189,7 @@ async def test_a_command_still_running_when_the_stop_runs_out_is_cut_short_and_i
     clock = FakeClock()
     async with pbm_running(fake, db, clock=clock) as bot:
         table = await start_game(fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
-        fake.hold(THREAD_POSTS, channel_id=table.thread.id)  # Discord never answers the board's post
+        gate = fake.hold(THREAD_POSTS, channel_id=table.thread.id)  # Discord does not answer the board's post
         held = fake.faults[-1]
         await fake.slash(w.alice, table.thread.id, "move", {"move": "c3"})
         await fake.wait_for(lambda: held.hits, 10, "the board's post")
@@ -198,9 +198,12 @@ async def test_a_command_still_running_when_the_stop_runs_out_is_cut_short_and_i
         committed = raw.execute("SELECT text FROM moves").fetchall()
         marked = raw.execute("SELECT COUNT(*) FROM meta WHERE key = 'unposted:1'").fetchone()
     clock.now += REPOST_GRACE + 1
-    async with pbm_running(fake, db, clock=clock):  # its first sweep, at start, posts the board
-        await fake.wait_for(lambda: len(fake.channel_log(table.thread.id)) == 2, 10, "the board after the restart")
-        posts = fake.channel_log(table.thread.id)
+    try:
+        async with pbm_running(fake, db, clock=clock):  # its first sweep, at start, posts the board
+            await fake.wait_for(lambda: len(fake.channel_log(table.thread.id)) == 2, 10, "the board after restart")
+            posts = fake.channel_log(table.thread.id)
+    finally:
+        gate.set()  # the held request ends (its client is long gone), so the fake's server stops at once
     assert committed == [("c3",)] and marked == (1,)  # the move stands, its board still to be posted
     assert len(posts) == 2 and posts[1].text().startswith("### Druid 1: bob to move (move 2)")
 

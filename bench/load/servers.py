@@ -155,11 +155,11 @@ class BotProcess:
                 self.process.kill()
 
     def read_failures(self) -> list[str]:
-        """Lines of its log that report an error or a traceback."""
+        """Lines of its log that report an error or a traceback (the log's level is written ``[ERROR   ]``)."""
         if not self.log.exists():
             return []
         lines = self.log.read_text(errors="replace").splitlines()
-        return [line for line in lines if "Traceback" in line or " ERROR " in line]
+        return [line for line in lines if "Traceback" in line or "[ERROR" in line or "[CRITICAL" in line]
 
 
 #: how much lower the bots' CPU priority is than the fake Discord's and PostgreSQL's (see :func:`_lower_priority`)

@@ -111,11 +111,15 @@ class ActionsBase:
         challenge_ttl: float | None = 24 * 3600.0,
         clock: Callable[[], float] = time.time,
         think: Callable[[GameState, str, float | None], Awaitable[tuple[str, str]]] | None = think_here,
+        think_now: Callable[[float | None], bool] | None = None,
         ai_seconds: float | None = None,
         reminder_interval: float = 24 * 3600.0,
         offload: Callable[..., Awaitable[Any]] | None = None,
     ) -> None:
-        """``think`` makes computer players' moves (``None``: they never move by themselves); ``ai_seconds`` is
+        """``think`` makes computer players' moves (``None``: they never move by themselves); ``think_now(seconds)``
+        tells whether it would start on a move at once (``None``: always; a pool of busy workers would make it
+        wait): a command waits only for a move worked out at once, and leaves any other for the front to have
+        played in its turn (see :meth:`bot.actions.play.PlayActions.computer_reply`). ``ai_seconds`` is
         their wall-clock safety net (``PBM_AI_SECONDS``; default per level). ``clock`` is the one source of the
         time for everything, the store's stamps included (tests and ``--now`` move it); untimed games remind
         the player to move every ``reminder_interval`` seconds. ``offload`` runs CPU-heavy work off the caller's
@@ -132,6 +136,7 @@ class ActionsBase:
         #: the moves fronts are making, by the nonce they will post them under (see :meth:`move_landed`)
         self._attempts: dict[str, MoveAttempt] = {}
         self._think = think
+        self._think_now = think_now
         self.ai_seconds = ai_seconds
         self._seed = seed_source or (lambda: int.from_bytes(os.urandom(8), "big") >> 1)
         self.challenge_ttl = challenge_ttl
@@ -182,11 +187,11 @@ class ActionsBase:
             points = None if match is None else match.length  # a match is rated once, as its last game
             counted = rated_game(state.game, options, outcome, state.players, state.resigned, points=points)
             rating = None if counted is None else RatingWrite(counted, RATER)
+        attempt = None
         if will_post is not None and entries:
             attempt = self._attempts[will_post] = MoveAttempt(
                 game_id, log_length + 1, entries[0].player_id, entries[0].text
             )
-            self.store.after_commit(lambda: setattr(attempt, "committed", True))
         try:
             await self.store.commit_actions(
                 game_id,
@@ -208,6 +213,10 @@ class ActionsBase:
             )
         except StaleWriteError:
             return changed_meanwhile(game_id)
+        if attempt is not None:
+            # asked only now that the write is done: in a command's unit that had written nothing before, asking
+            # before the write would have run at once, and a write the lock then refused would count as played
+            self.store.after_commit(lambda: setattr(attempt, "committed", True))
         if match is not None and match.id is not None and status != "active":
             await self._record_match(state, match, end)
         self.store.after_commit(lambda: self._note_change(game_id))

@@ -31,6 +31,8 @@ from rules.base import Event, GameDef, GameError, GameState, MoveSyntaxError, Re
 #: the most moves computer players make in a row within one action: a game between computer players stops
 #: there, so that a console command ends and the bot's sweep lets go (a default Drogo game runs to about 1,200)
 COMPUTER_MOVES_IN_A_ROW = 2000
+#: the end of the line a turn says when a computer's move is left to be played after it
+FOLLOWS = "move will follow here shortly"
 
 
 class PlayActions(ActionsBase):
@@ -269,13 +271,19 @@ class PlayActions(ActionsBase):
 
     # ---- replies made for players -------------------------------------------------------------------------
 
-    async def _after_action(self, result: Result) -> Result:
+    async def _after_action(self, result: Result, *, wait: bool = False, will_post: str | None = None) -> Result:
         """After an action that changed a game: while a computer player (``ai:1`` .. ``ai:3``) is to move it
         plays, and while the player to move has a queued line that answers the move just made, that reply is
         played for them (``(Queued)``), each through the same guarded commit as a person's move; the result
         tells what the action and every reply did. Then the clock goes on the result, and players in their quiet
         hours are held rather than pinged. A computer's choice is seeded by the game's seed and the move number,
-        so it is the same however often it is asked."""
+        so it is the same however often it is asked.
+
+        With a front that plays computers in their turn (``think_now`` given), one search at most is waited for:
+        a command (``wait`` false) does not wait for one that would not start at once, and a computer to move
+        again after its move is left too; such a turn is left, said in the result, and the front has it played
+        (:meth:`computer_reply`), so every move is posted soon after its commit. ``will_post`` marks the
+        computer's move's board as still to be posted."""
         if not result.ok or result.state is None or result.game_id is None:
             return result
         state = result.state
@@ -285,12 +293,17 @@ class PlayActions(ActionsBase):
         private = list(result.private)
         last = result
         computer_moves = 0
+        later = ""
+        thought = False
         while last.status == "active" and last.to_move is not None:
             player = last.to_move
             assert last.game_id is not None and last.state is not None
             note = ""
             if _is_computer_name(player):
                 if self._think is None or last.game_id in self._thinking:
+                    break
+                if thought and self._think_now is not None:
+                    later = f"{player}'s {FOLLOWS}"
                     break
                 if computer_moves == self.computer_moves_in_a_row:
                     lines.append(_pause_line(computer_moves))
@@ -299,10 +312,14 @@ class PlayActions(ActionsBase):
                 self._thinking.add(last.game_id)
                 try:
                     async with self.store.suspended():  # what came before is committed; nobody waits on a search
+                        if not wait and self._think_now is not None and not self._think_now(self.ai_seconds):
+                            later = f"{player} is busy with other games: its {FOLLOWS}"
+                            break
                         text, note = await self._think(last.state, player, self.ai_seconds)
                 finally:
                     self._thinking.discard(last.game_id)
-                reply = await self._move_once(last.game_id, player, f"{text}#{last.state.ply + 1}")
+                thought = True
+                reply = await self._move_once(last.game_id, player, f"{text}#{last.state.ply + 1}", will_post=will_post)
             else:
                 reply, notes = await self._queued_reply(last, player)
                 private += notes
@@ -330,28 +347,44 @@ class PlayActions(ActionsBase):
             human = last.to_move if last.to_move is not None and not _is_computer_name(last.to_move) else None
             last.notify = [human] if human is not None else []
             last.challenge_id = result.challenge_id
+        if later:
+            last.message = f"{last.message}\n{later}" if last.message else later
         last.private = private
         await self._attach_clock(last, ended=True)
         await self._hold_for_quiet_hours(last)
         return last
 
+    @one_transaction
+    async def computer_reply(self, game_id: int, *, will_post: str | None = None) -> Result:
+        """The computer player to move in ``game_id`` plays one move, waiting for its turn to think as long as it
+        takes (and what follows without a search: a queued reply); the result is the turn to post, marked under
+        ``will_post``. A game that waits on no computer (any more) or that this process is thinking about already
+        is answered as it stands, with no move (``played`` is ``None``)."""
+        shown = await self.show(game_id)  # type: ignore[attr-defined]
+        if not shown.ok or shown.to_move is None or not _is_computer_name(shown.to_move):
+            return shown
+        shown.message = ""
+        return await self._after_action(shown, wait=True, will_post=will_post)
+
     async def resume_computers(self, patience: float) -> list[Result]:
-        """Computer players whose turn has waited ``patience`` seconds (the process thinking for them stopped,
-        or their move was refused) play now; each result is a turn to post. A game this process is already
-        thinking about is left alone, and the guarded commit refuses a second move for the same turn."""
+        """Computer players whose turn has waited ``patience`` seconds play now, one game after another; each
+        result is a turn to post. For the fronts that play computers as they go, without a pool to share: the
+        console's ``tick`` and a web UI served without the bot (there every computer to move plays on, up to
+        :data:`COMPUTER_MOVES_IN_A_ROW`). The bot has each game played in its turn instead (:meth:`computer_reply`
+        through its fair queue)."""
         results = []
-        for game_id in await self.store.waiting_on_computers(self._clock() - patience):
-            if game_id in self._thinking:
-                continue
-            shown = await self.show(game_id)  # type: ignore[attr-defined]
-            if not shown.ok or shown.to_move is None or not _is_computer_name(shown.to_move):
-                continue
-            shown.message = ""
-            async with self.store.atomic():
-                moved = await self._after_action(shown)
-            if moved.ok and moved.move_number != shown.move_number:
+        for game_id in await self.computers_waiting(patience):
+            moved = await self.computer_reply(game_id)
+            if moved.ok and moved.played is not None:
                 results.append(moved)
         return results
+
+    async def computers_waiting(self, patience: float) -> list[int]:
+        """Games whose computer player has been to move for ``patience`` seconds while this process is not
+        thinking about it (the process thinking for it stopped, or its move was refused): the front has each
+        played (:meth:`computer_reply`); the guarded commit refuses a second move for the same turn."""
+        waiting = await self.store.waiting_on_computers(self._clock() - patience)
+        return [game_id for game_id in waiting if game_id not in self._thinking]
 
     async def _hold_for_quiet_hours(self, result: Result) -> None:
         """Players to ping who are in their quiet hours are not pinged now: a ``deliver`` timer tells them when

@@ -50,7 +50,7 @@ from bot.discord.cog import GameCommands, show_board_menu, word_commands
 from bot.discord.failures import count, log_failure
 from bot.discord.front import REPOST_GRACE, Front, render_board
 from bot.discord.ratings import PageButton, RatingCommands
-from bot.discord.thinking import ComputerPool
+from bot.discord.thinking import ComputerPool, ComputerReplies
 from bot.discord.tree import RatedTree
 from bot.discord.web_bridge import web_command
 from bot.logs import formatter
@@ -100,9 +100,11 @@ class PbmBot(commands.AutoShardedBot):
         force_sync: bool = False,
         render: Callable[[Picture], bytes | None] = render_board,
         clock: Callable[[], float] | None = None,
+        computers: ComputerPool | None = None,
     ) -> None:
         """``clock`` is the one time source of the actions (default: the system clock shifted by
-        ``config.clock_offset``); tests pass one they move by hand."""
+        ``config.clock_offset``); tests pass one they move by hand. ``computers`` works out the computer players'
+        moves (default: a :class:`ComputerPool` of worker processes)."""
         # pbm never joins a voice channel: discord.py's warnings that its voice libraries are missing mean nothing
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
@@ -123,7 +125,8 @@ class PbmBot(commands.AutoShardedBot):
         #: whether the sweeper is in a round (SIGTERM lets a round finish; a sweeper between rounds just ends)
         self._sweeping = False
         self._chart_ready: asyncio.Task[None] | None = None
-        self._computers = ComputerPool()
+        self._computers = computers or ComputerPool()
+        self._replies: ComputerReplies | None = None
         #: what /metrics shows; /healthz and /metrics ask :attr:`ops` (see :mod:`bot.ops`)
         self.metrics = Metrics()
         self.ops = Ops(
@@ -175,6 +178,7 @@ class PbmBot(commands.AutoShardedBot):
             seed_source=self._seed_source,
             challenge_ttl=self.config.challenge_ttl,
             think=timed_think(self._computers, self.metrics),
+            think_now=self._computers.free,
             offload=asyncio.to_thread,
             ai_seconds=self.config.ai_seconds,
             reminder_interval=self.config.reminder_interval,
@@ -182,6 +186,8 @@ class PbmBot(commands.AutoShardedBot):
         )
         self.front = Front(self, self.actions, self._render, self.metrics)
         self.front.web_url = self.config.web_public_url
+        self._replies = ComputerReplies(self.actions, lambda result, nonce: self.front.post_turn(result, nonce=nonce))
+        self.front.computer_turn = self._replies.schedule
         self.games = GameCommands(self.actions, self.front)
         await self.add_cog(self.games)
         self.ratings = RatingCommands(self.actions, self.front, self.clock)
@@ -231,6 +237,8 @@ class PbmBot(commands.AutoShardedBot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
         await super().close()
+        if self._replies is not None:
+            await self._replies.close()
         self._computers.close()
         logging.getLogger("discord.http").removeFilter(self._rate_limits)
         if self._store is not None:
@@ -318,7 +326,7 @@ class PbmBot(commands.AutoShardedBot):
         a crash left unposted are due (:data:`REPOST_GRACE` after their move), then every interval; the sweep only
         uses REST, so it does not wait for the gateway."""
         pause = min(self.sweep_interval(), REPOST_GRACE + 1.0)
-        while not self.is_closed() and not self.stopping:
+        while not self._sweep_ends():
             self._sweeping = True
             try:
                 await self.sweep()
@@ -326,10 +334,16 @@ class PbmBot(commands.AutoShardedBot):
                 log_failure("sweep (retried at the next interval)", exc)
             finally:
                 self._sweeping = False
-            if self.stopping:
+            if self._sweep_ends():
                 return
             await asyncio.sleep(pause)
             pause = self.sweep_interval()
+
+    def _sweep_ends(self) -> bool:
+        """Whether the sweep should stop: the bot stops or closes. Closing also cancels the sweeper, but a
+        cancellation that lands inside a library call can be lost there (seen under load: the round ended
+        normally, and the sweeper slept on while the close waited for it), so the loop asks as well."""
+        return self.stopping or self._closing is not None or self.is_closed()
 
     async def sweep(self) -> None:
         """Close expired challenges, post boards whose post failed, and tell what the actions' sweep did (clock
@@ -343,12 +357,14 @@ class PbmBot(commands.AutoShardedBot):
                 await self.front.present_notice(notice)
             except Exception as exc:
                 log_failure(f"presenting a {notice.kind} notice for game {notice.game_id}", exc)
-        for result in await self.actions.resume_computers(self.computer_patience()):
-            await self.front.post_turn(result)
+        assert self._replies is not None
+        for game_id in await self.actions.computers_waiting(self.computer_patience()):
+            self._replies.schedule(game_id)
 
     def computer_patience(self) -> float:
         """How long a computer player's turn may wait before the sweep takes it up (it was thinking when the bot
-        stopped): well beyond the longest think, so a move being worked out is never asked for twice."""
+        stopped): well beyond the longest think, so a move being worked out is never asked for twice. (This
+        process skips the games it is thinking about or has queued, however long they wait.)"""
         return 4 * (self.config.ai_seconds or 2.0) + 30.0
 
     async def _mark_expired(self, result: Result) -> None:

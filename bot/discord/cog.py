@@ -26,7 +26,7 @@ from bot.discord.followups import Upload, answer, defer_publicly, remove_placeho
 from bot.discord.front import PLAIN_LIMIT, Front, PostError, new_nonce
 from bot.discord.gate import challenge_refusal
 from bot.discord.layout import turn_text
-from data.store import DatabaseUnavailableError, GameRow, GameSummary, StoreError
+from data.store import DatabaseBusyError, DatabaseUnavailableError, GameRow, GameSummary, StoreError
 from rules import registry
 
 log = logging.getLogger("pbm.discord")
@@ -44,16 +44,23 @@ LANDING_WAIT = 60.0
 LANDING_POLL = 1.0
 
 
-def landing_line(move: str, landed: bool | None) -> str:
-    """What a member is told about their move when the database became unavailable while it was being made."""
+def landing_line(move: str, landed: bool | None, state: str = "unavailable") -> str:
+    """What a member is told about their move when the database became unavailable (``state``: or ``busy``,
+    an SQLite file another program kept locked) while it was being made."""
     if landed:
-        return f"your move {move} was played; the database became unavailable just after, so its board may come later"
+        return f"your move {move} was played; the database became {state} just after, so its board may come later"
     if landed is None:
         return (
-            f"the database is unavailable: whether your move {move} was played cannot be told yet; look at the"
+            f"the database is {state}: whether your move {move} was played cannot be told yet; look at the"
             " game's thread in a few minutes before you move again"
         )
-    return f"the database is unavailable: your move {move} was not played; try again in a minute"
+    return f"the database is {state}: your move {move} was not played; try again in a minute"
+
+
+def database_state(error: BaseException) -> str:
+    """How the database failed, in a word of :func:`landing_line`: ``busy`` (an SQLite file another program kept
+    locked) or ``unavailable``."""
+    return "busy" if isinstance(unavailable(error), DatabaseBusyError) else "unavailable"
 
 
 async def reply(interaction: discord.Interaction, text: str, *, file_name: str = "history.txt") -> None:
@@ -300,7 +307,7 @@ class GameCommands(commands.Cog):
                 raise
             log.warning("a move met an unavailable database before it was tried: %s", exc)
             note_outcome(interaction, "unavailable")
-            await reply(interaction, landing_line(move.split("#", 1)[0].strip(), False))
+            await reply(interaction, landing_line(move.split("#", 1)[0].strip(), False, database_state(exc)))
             return
         if game_id is None:
             await reply(interaction, "which game? Give `game`, or use /move in the game's thread")
@@ -351,7 +358,7 @@ class GameCommands(commands.Cog):
         if landed and self.front.metrics is not None:
             self.front.metrics.moves.inc()
         move = self.actions.attempted_move(nonce) or text.split("#", 1)[0].strip()
-        await reply(interaction, landing_line(move, landed))
+        await reply(interaction, landing_line(move, landed, database_state(down)))
 
     async def show_preview(self, interaction: discord.Interaction, game_id: int, player: str, move: str) -> None:
         """The position after ``move``, not played, privately, with Confirm (plays it with the ``#n`` guard of

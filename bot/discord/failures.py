@@ -2,7 +2,8 @@
 
 Every failure is logged in full for the admin and answered in one line, never left as Discord's "thinking…" until
 it runs out: a database that is unavailable (stopped, unreachable, hung past the statement timeout, see
-:mod:`data.store.availability`) is said as such; anything else is "something went wrong". Slash commands reach
+:mod:`data.store.availability`) is said as such, and so is an SQLite file another program keeps locked past the
+busy timeout ("the database is busy"); anything else is "something went wrong". Slash commands reach
 :func:`report_failure` through their cogs and the tree; buttons and menus through :func:`answers_failures`. Each
 handled interaction is counted in the bot's metrics (:mod:`bot.ops`) by its name and outcome, with the time since
 it arrived.
@@ -19,11 +20,12 @@ from typing import Any
 import discord
 
 from bot.discord.followups import DEFERRED_PUBLICLY, answer, remove_placeholder
-from data.store import DatabaseUnavailableError
+from data.store import DatabaseBusyError, DatabaseUnavailableError, unavailability
 
 log = logging.getLogger("pbm.discord")
 
 UNAVAILABLE = "the database is unavailable; try again in a minute"
+BUSY = "the database is busy (another program is writing to it); try again in a minute"
 SOMETHING_WRONG = "Something went wrong; the admin has the details."
 STOPPING = "the bot is stopping (a restart or an upgrade); try again in a minute"
 #: where a handler notes how its interaction ended when that is not "done" (``interaction.extras``)
@@ -32,18 +34,17 @@ OUTCOME = "pbm:outcome"
 
 def unavailable(error: BaseException) -> DatabaseUnavailableError | None:
     """The database's unavailability behind ``error`` (itself, or what it was raised from), if that is what it
-    is."""
-    seen: BaseException | None = error
-    while seen is not None:
-        if isinstance(seen, DatabaseUnavailableError):
-            return seen
-        seen = seen.__cause__ or seen.__context__
-    return None
+    is: a server that is down or hung, or an SQLite file locked too long (see
+    :func:`data.store.unavailability`)."""
+    return unavailability(error)
 
 
 def failure_text(error: BaseException) -> str:
     """The one line a member is told about a failure that is not theirs."""
-    return UNAVAILABLE if unavailable(error) is not None else SOMETHING_WRONG
+    down = unavailable(error)
+    if down is None:
+        return SOMETHING_WRONG
+    return BUSY if isinstance(down, DatabaseBusyError) else UNAVAILABLE
 
 
 def log_failure(what: str, error: BaseException) -> None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import discord
 
+from ai import is_ai
 from bot import board_files
 from bot.actions import Actions, Notice, Result
 from bot.board_files import Picture
@@ -111,6 +112,14 @@ def is_their_move(result: Result, player: str) -> bool:
     return state is not None and not state.is_over and result.status in (None, "active") and player == result.to_move
 
 
+def waits_on_computer(result: Result) -> bool:
+    """Whether the game a turn shows waits on a computer player's move."""
+    state = result.state
+    to_move = result.to_move
+    running = state is not None and not state.is_over and result.status in (None, "active")
+    return running and to_move is not None and is_ai(to_move)
+
+
 def text_board(result: Result) -> str:
     """The board as text in a code block, for a message without the picture; "" when there is no board. The
     board alone: the clocks and ratings are in the turn's text above it (:func:`bot.discord.layout.turn_text`)."""
@@ -175,6 +184,8 @@ class Front:
         self._seen: set[tuple[int, int]] = set()
         #: the web UI's public address (``PBM_WEB_PUBLIC_URL``): turn messages link to the game's page there
         self.web_url: str | None = None
+        #: told the game of every turn posted that waits on a computer player: the bot has its move played
+        self.computer_turn: Callable[[int], None] = lambda game_id: None
 
     def board_url(self, result: Result) -> str | None:
         """The web page of the game a turn shows, or ``None`` when the web UI has no public address."""
@@ -319,6 +330,18 @@ class Front:
         return None, text_board(result)
 
     async def post_turn(
+        self, result: Result, thread: discord.Thread | None = None, *, nonce: str | None = None, how: str = "turn"
+    ) -> Posted:
+        """:meth:`_post_turn`; then a turn that waits on a computer player (a command did not wait for its
+        thinking, see :mod:`bot.discord.thinking`) is handed to :attr:`computer_turn`, after its board, so the
+        reply is posted below it."""
+        try:
+            return await self._post_turn(result, thread, nonce=nonce, how=how)
+        finally:
+            if result.game_id is not None and waits_on_computer(result):
+                self.computer_turn(result.game_id)
+
+    async def _post_turn(
         self, result: Result, thread: discord.Thread | None = None, *, nonce: str | None = None, how: str = "turn"
     ) -> Posted:
         """Post what happened, the board, and a ping of ``result.notify`` in the game's thread; DM those who

@@ -27,7 +27,7 @@ from data.rows import (
     VacationRow,
     VariantRow,
 )
-from data.store.availability import DatabaseUnavailableError
+from data.store.availability import DatabaseBusyError, DatabaseUnavailableError, unavailability
 from data.store.core import (
     MAX_GAME_ID,
     ClockWrite,
@@ -51,6 +51,7 @@ __all__ = [
     "ChallengeRow",
     "ClockWrite",
     "DamagedRowError",
+    "DatabaseBusyError",
     "DatabaseUnavailableError",
     "DatabaseUnusableError",
     "FinishedGame",
@@ -80,6 +81,7 @@ __all__ = [
     "VariantRow",
     "WebSession",
     "describe_database_error",
+    "unavailability",
 ]
 
 

@@ -10,10 +10,16 @@ A hung server is found out by the statement timeout: no statement waits longer t
 never answered may have been carried out by the server (``outcome_unknown``); whoever needs to know looks again
 once the server answers (see :meth:`data.store.health.HealthStore.move_at`).
 
+An SQLite file whose lock another program holds (a long write: a backup tool, a second pbm writing a big
+change) past the busy timeout is the same kind of failure for a while: :func:`unavailability` tells it as a
+:class:`DatabaseBusyError`, so the member is told the database is busy rather than "something went wrong".
+
 This module imports no database driver: the console's start-up on SQLite must not pay for PostgreSQL.
 """
 
 from __future__ import annotations
+
+import sqlite3
 
 #: seconds a statement (or getting a connection) may take before the database counts as unavailable
 DEFAULT_TIMEOUT = 5.0
@@ -30,3 +36,30 @@ class DatabaseUnavailableError(Exception):
         super().__init__(f"the database is unavailable ({reason})")
         self.reason = reason
         self.outcome_unknown = outcome_unknown
+
+
+class DatabaseBusyError(DatabaseUnavailableError):
+    """An SQLite file locked by another program for longer than the busy timeout; nothing was written (a commit
+    that met the lock is rolled back), so the outcome is always known."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.args = (f"the database is busy ({reason})",)
+
+
+#: how SQLite says another connection holds the lock it waited for
+BUSY_MESSAGES = ("database is locked", "database table is locked", "database is busy")
+
+
+def unavailability(error: BaseException) -> DatabaseUnavailableError | None:
+    """The database's unavailability behind ``error`` (itself, or what it was raised from), if that is what it is:
+    a :class:`DatabaseUnavailableError`, or SQLite's lock held too long by another program (then a
+    :class:`DatabaseBusyError`)."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, DatabaseUnavailableError):
+            return seen
+        if isinstance(seen, sqlite3.OperationalError) and str(seen).startswith(BUSY_MESSAGES):
+            return DatabaseBusyError(str(seen))
+        seen = seen.__cause__ or seen.__context__
+    return None
