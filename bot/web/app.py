@@ -46,6 +46,7 @@ from bot.web.security import (
     read_viewer,
 )
 from bot.web.taps import TapCache
+from data.store import DatabaseBusyError, unavailability
 
 log = logging.getLogger("pbm.web")
 
@@ -191,13 +192,26 @@ async def protect(request: web.Request, handler: Callable[[web.Request], Awaitab
         if VIEWER not in request:
             request[VIEWER] = Viewer(None, None, "", False)
         response = refusal(request, HTTP_SENTENCES.get(exc.status, exc.reason + "."), exc.status)
-    except Exception:
-        log.exception("%s %s failed", request.method, request.path)
+    except Exception as exc:
         if VIEWER not in request:
             request[VIEWER] = Viewer(None, None, "", False)
-        response = refusal(request, "Something went wrong on pbm's side; the admin has the details.", 500)
+        response = _failure(request, exc)
     _finish(request, response, ctx)
     return response
+
+
+def _failure(request: web.Request, exc: Exception) -> web.Response:
+    """The one sentence a request that failed on pbm's side gets: an unavailable or busy database is said as such
+    (logged in one line: an outage is not a bug), anything else logged with its traceback. After a POST the reader
+    is told to reload, since the database may have kept what it was asked before it stopped answering."""
+    down = unavailability(exc)
+    if down is None:
+        log.exception("%s %s failed", request.method, request.path)
+        return refusal(request, "Something went wrong on pbm's side; the admin has the details.", 500)
+    log.warning("%s %s: %s", request.method, request.path, down)
+    what = "busy (another program is writing to it)" if isinstance(down, DatabaseBusyError) else "unavailable"
+    after = " (reload the page to see whether it was done)" if request.method == "POST" else ""
+    return refusal(request, f"The database is {what}; try again in a minute{after}.", 503)
 
 
 def _maybe_changed(request: web.Request, ctx: WebContext) -> None:
