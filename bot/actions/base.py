@@ -185,7 +185,17 @@ class ActionsBase:
         except StaleWriteError:
             return changed_meanwhile(game_id)
         self.store.after_commit(lambda: self._note_change(game_id))
+        if status != "active":
+            await self._game_over(game_id, state)
         return None
+
+    async def _game_over(self, game_id: int, state: GameState) -> None:
+        """What a game's end changes besides the game, in the transaction of the commit that ended it: a
+        tournament records the result and may pair its next round (:mod:`bot.actions.tournaments`)."""
+
+    def _tell_news(self, result: Result) -> None:
+        """Put on ``result`` what its game's end did elsewhere (a tournament's news: its lines in the message,
+        the rest in ``result.news`` for the fronts to post); nothing here."""
 
     def _note_change(self, game_id: int) -> None:
         now = time.monotonic()

@@ -165,7 +165,8 @@ class PlayActions(ActionsBase):
         return await self._resign(row, game, state, player)
 
     async def _resign(self, row: GameRow, game: GameDef, state: GameState, player: str) -> Result:
-        if state.ply < len(row.players):
+        # a tournament's game is never declined: its players were paired to play it, and resigning loses it
+        if state.ply < len(row.players) and await self.store.tournament_game(row.id) is None:
             return await self._decline_game(row, game, state, player)
         waiting_on = _player_to_move(state)
         try:
@@ -278,6 +279,7 @@ class PlayActions(ActionsBase):
             last.notify = [human] if human is not None else []
             last.challenge_id = result.challenge_id
         last.private = private
+        self._tell_news(last)
         await self._attach_clock(last, ended=True)
         await self._hold_for_quiet_hours(last)
         return last

@@ -1,8 +1,9 @@
 """All database access, in one place, split by concern: :mod:`data.store.core` (the connection, migrations,
 players, games, the move log, challenges, settings), :mod:`data.store.correspondence` (timers, vacations,
 proposals, conditional moves), :mod:`data.store.ratings` (ratings, leaderboards; games are rated in the commit
-that ends them, :mod:`data.store.rate`) and :mod:`data.store.settings` (each server's settings, the moderators'
-audit log, the counts of the per-member limits). :class:`Store` is all of it."""
+that ends them, :mod:`data.store.rate`), :mod:`data.store.settings` (each server's settings, the moderators'
+audit log, the counts of the per-member limits) and :mod:`data.store.tournaments` (tournaments and their games).
+:class:`Store` is all of it."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ from data.store.core import (
 from data.store.rate import Rater, RatingWrite
 from data.store.ratings import RatingStore
 from data.store.settings import AuditRow, ServerSettingsRow, SettingsStore
+from data.store.tournaments import TournamentGame, TournamentRow, TournamentStore
 
 __all__ = [
     "MAX_GAME_ID",
@@ -65,11 +67,13 @@ __all__ = [
     "Store",
     "StoreError",
     "TimerRow",
+    "TournamentGame",
+    "TournamentRow",
     "VacationRow",
     "VariantRow",
     "describe_database_error",
 ]
 
 
-class Store(SettingsStore, RatingStore):
+class Store(TournamentStore, SettingsStore, RatingStore):
     """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""

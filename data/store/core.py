@@ -73,6 +73,8 @@ COPIED_TABLES = {
     "guild_players": "guild_id, player_id",
     "guild_settings": "guild_id",
     "audit_log": "id",
+    "tournaments": "id",
+    "tournament_games": "game_id",
 }
 #: rows read at a time when a database is copied
 COPY_BATCH = 500
@@ -145,6 +147,8 @@ REQUIRED_TABLES = (
     "guild_players",
     "guild_settings",
     "audit_log",
+    "tournaments",
+    "tournament_games",
 )
 
 
@@ -933,15 +937,17 @@ class CoreStore(Units):
         )
 
     async def game_by_thread(self, thread_id: int) -> int | None:
+        """The game a Discord thread is of; ``None`` for a thread of no game, or of several (a tournament round's
+        shared thread: a command typed there names its game)."""
         known = self._game_of_thread.get(thread_id)
         if known is not None:
             return known
-        async with self._db.execute("SELECT id FROM games WHERE thread_id = ?", (thread_id,)) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
+        async with self._db.execute("SELECT id FROM games WHERE thread_id = ? LIMIT 2", (thread_id,)) as cursor:
+            rows = await cursor.fetchall()
+        if len(rows) != 1:
             return None
-        self._game_of_thread[thread_id] = int(row[0])
-        return int(row[0])
+        self._game_of_thread[thread_id] = int(rows[0][0])
+        return int(rows[0][0])
 
     async def log(self, game_id: int) -> list[LogRow]:
         """The whole move log of a game, in order."""
