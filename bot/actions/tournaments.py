@@ -274,7 +274,7 @@ class TournamentActions(ActionsBase):
                 if player not in t.seeded:
                     return _fail(f"{whose} not in tournament {tournament_id}")
                 change = _Change()
-                self._withdraw(t, row, player, why or "they withdrew", change)
+                self._withdraw_entrant(t, row, player, why or "they withdrew", change)
                 self._advance(t, row, change)
             except CompetitionError as exc:
                 return _fail(str(exc))
@@ -283,7 +283,7 @@ class TournamentActions(ActionsBase):
                 continue
             verb = "withdrew from" if why is None else "was removed from"
             news.summary = f"{player} {verb} tournament {tournament_id}: their games without a result are lost"
-            result = Result(ok=True, message=news.summary, news=[news], game_type=row.game_type, items=news.lines)
+            result = Result(ok=True, message=news.summary, news=[news], game_type=row.game_type, items=news.lines[1:])
             await self._forfeit(news, row, change, result)
             return result
         return _busy(tournament_id)
@@ -561,7 +561,7 @@ class TournamentActions(ActionsBase):
                             player = state.players[seat]
                             if player in t.seeded and player not in t.withdrawn and not t.is_over:
                                 why = f"{player} ran out of time in game {link.game_id}"
-                                self._withdraw(t, row, player, why, change)
+                                self._withdraw_entrant(t, row, player, why, change)
                     self._advance(t, row, change)
                 except CompetitionError as exc:
                     line = f"tournament {row.id} could not take the result of game {link.game_id}: {exc}"
@@ -577,7 +577,7 @@ class TournamentActions(ActionsBase):
                 return found
             raise StaleWriteError(f"tournament {link.tournament_id} keeps changing")
 
-    def _withdraw(self, t: Tournament, row: TournamentRow, player: str, why: str, change: _Change) -> None:
+    def _withdraw_entrant(self, t: Tournament, row: TournamentRow, player: str, why: str, change: _Change) -> None:
         """Withdraw ``player``: their unfinished games are lost by forfeit (those running are ended after the
         write); the others at a table of three or four play on."""
         t.withdraw(player)
