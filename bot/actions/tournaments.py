@@ -107,6 +107,11 @@ class _Change:
     headings: dict[int, int] = field(default_factory=dict)
 
 
+def _told(turn: Result) -> list[str]:
+    """What a game a withdrawal ended says, without its ratings (they are in the game's own thread)."""
+    return [line for line in turn.message.splitlines() if not line.startswith("ratings: ")]
+
+
 def _busy(tournament_id: int) -> Result:
     return _fail(f"tournament {tournament_id} is being changed by many at once; try again")
 
@@ -285,6 +290,7 @@ class TournamentActions(ActionsBase):
             news.summary = f"{player} {verb} tournament {tournament_id}: their games without a result are lost"
             result = Result(ok=True, message=news.summary, news=[news], game_type=row.game_type, items=news.lines[1:])
             await self._forfeit(news, row, change, result)
+            result.items += [line for turn in news.turns for line in _told(turn)]
             return result
         return _busy(tournament_id)
 
@@ -349,7 +355,7 @@ class TournamentActions(ActionsBase):
             if news is None:
                 continue
             news.summary = news.lines[0]
-            message = "\n".join([news.lines[0], describe(row), *news.lines[1:]])
+            message = "\n".join([news.lines[0], describe(row._replace(state=t.to_json())), *news.lines[1:]])
             return Result(ok=True, message=message, news=[news], game_type=row.game_type)
         return _busy(tournament_id)
 
