@@ -8,6 +8,12 @@ equity (per unit of the cube as it stood), and a mark: ``doubtful`` from 0.04, `
 ply (0 by default: the numbers ``gnubg_nn.best_move`` lists); cube actions by :mod:`ai.cube` from gnubg's
 chances. Each player's error rate is the equity lost per decision, in thousandths (gnubg's "mEMG").
 
+A game of a match is rated in match winning chances: each choice's chance of winning the match (plays: the game's
+chances after the play, dead cube, each result read from the match equity table; cube actions:
+:func:`ai.cube.match_view`), shown as percentages; the loss is also put on the money scale above (divided by what
+one point is worth at that score, half the chances between winning and losing one point), so the marks and error
+rates mean the same.
+
 Without gnubg-nn this raises :class:`AnalysisUnavailable`, whose message says what to install.
 """
 
@@ -52,6 +58,9 @@ class Rating:
     best: str
     played_equity: float
     best_equity: float
+    #: in a match: the match winning chances of the choice played and of the best one (the equities above are
+    #: them on the money scale)
+    chances: tuple[float, float] | None = None
 
     @property
     def lost(self) -> float:
@@ -63,6 +72,12 @@ class Rating:
 
     def line(self) -> str:
         where = f"{self.index + 1:>3}. {self.player} {self.kind} {self.context}".rstrip()
+        if self.chances is not None:
+            played, best = self.chances
+            text = f"{where}: {self.played} ({100 * played:.1f}% to win the match)"
+            if self.lost > 0.0005:
+                text += f", best {self.best} ({100 * best:.1f}%), lost {100 * max(0.0, best - played):.1f}%"
+            return text + (f"  {self.mark.upper()}" if self.mark else "")
         text = f"{where}: {self.played} ({self.played_equity:+.3f})"
         if self.lost > 0.0005:
             text += f", best {self.best} ({self.best_equity:+.3f}), lost {self.lost:.3f}"
@@ -159,6 +174,8 @@ def _rate(state: Any, text: str, seat: int, index: int, ply: int) -> Rating | No
         return None
     player = state.players[seat]
     cube = f"cube {state.cube}"
+    if bg.match_score(state, seat) is not None:
+        return _rate_in_match(state, move, text, seat, index, ply, player)
     if state.phase == "decide":
         view = bg.view(bg.on_roll_chances(state, seat, ply), "centre" if state.cube_owner is None else "me")
         double = min(view.double_take, view.double_pass)
@@ -194,3 +211,53 @@ def _rate_play(state: Any, move: Play, seat: int, index: int, ply: int, player: 
     dice = "-".join(str(d) for d in state.dice)
     best_text = state.move_text(plays[keys[best_gkey]])
     return Rating(index, seat, player, "play", dice, state.move_text(move), best_text, played_equity, best_equity)
+
+
+def _rate_in_match(state: Any, move: Any, text: str, seat: int, index: int, ply: int, player: str) -> Rating | None:
+    """A decision in a game of a match, rated in match winning chances (see the module docstring)."""
+    cube = f"cube {state.cube}"
+    word = text.strip().lower()
+    if state.phase in ("decide", "answer"):
+        doubler = seat if state.phase == "decide" else state.turn
+        score = bg.match_score(state, doubler)
+        assert score is not None
+        view = bg.cube_view_at(state, doubler, ply)
+        if state.phase == "decide":
+            values = {"roll": view.no_double, "double": min(view.double_take, view.double_pass)}
+            played, kind = ("double" if word == "double" else "roll"), "cube"
+        else:  # the taker's chances are the doubler's, turned round
+            values = {"take": 1 - view.double_take, "drop": 1 - view.double_pass}
+            played, kind = ("drop" if word == "drop" or isinstance(move, Resign) else "take"), "answer"
+        best = max(values, key=values.__getitem__)
+        scale = score.point_value()
+        chances = (values[played], values[best])
+        return Rating(index, seat, player, kind, cube, played, best, chances[0] / scale, chances[1] / scale, chances)
+    if not isinstance(move, Play) or state.forced_move() is not None:
+        return None
+    score = bg.match_score(state, seat)
+    assert score is not None
+    me, opp = bg.sides(state, seat)
+    plays = state.plays()
+    values = {}
+    for key in plays:
+        after, theirs = bg.after_play(me, opp, key)
+        win, wg, wbg, lg, lbg = bg.gnubg_nn.probabilities(bg.gnubg_board(theirs, after), ply)
+        values[key] = score.dead((1 - win, lg, lbg, wg, wbg), state.cube)  # the opponent is on roll: turned round
+    played_key = next(key for key, play in plays.items() if play == move)
+    best_key = max(values, key=values.__getitem__)
+    scale = score.point_value()
+    chances = (values[played_key], values[best_key])
+    dice = "-".join(str(d) for d in state.dice)
+    best_text = state.move_text(plays[best_key])
+    return Rating(
+        index,
+        seat,
+        player,
+        "play",
+        dice,
+        state.move_text(move),
+        best_text,
+        chances[0] / scale,
+        chances[1] / scale,
+        chances,
+    )

@@ -46,6 +46,7 @@ CAPTURE_MERIT = 3.0
 
 class DrogoModel:
     expand_at = 3
+    cut = False
     rave = False
 
     def __init__(self, level: int) -> None:
@@ -87,8 +88,16 @@ class DrogoModel:
                     return [move]
         return moves
 
+    def spent(self) -> bool:
+        """Drogo's playouts are cut short at a fixed depth: its playout budget is all it needs."""
+        return False
+
     def decided(self, state: Any) -> bool:
         return False
+
+    def progress(self, state: Any, value: float) -> tuple[Any, str] | None:
+        """Every Drogo game ends, at the latest at its cap of 4 x size^3 placements: the search's choice stands."""
+        return None
 
     def permutation(self, state: Any, move: Any) -> list[int] | None:
         return None

@@ -14,6 +14,12 @@ its goal (:func:`_gap`): lintels bridge such gaps in real play, and a playout sc
 
 In Druid's Walk a druid races along its own colour: the seat with the shortest walk to its target edge wins, a
 druid not yet on the board walking from its own edge; equal walks go to the player who moves first.
+
+Once Walk's board has no bare ground left, every playout is the board as it stands: the search sees the same
+outcome whatever is played, and two computer players used to step their druids back and forth for ever (issue
+26, 43,873 moves). :meth:`DruidModel.progress` then moves the game on: the player whose druid wins the race walks
+it home, one step nearer each turn; a player to whom no move the search tried is worth more than the board as it
+stands passes, and when every player passes the game is drawn (rules-notes DU-5).
 """
 
 from __future__ import annotations
@@ -26,10 +32,13 @@ from rules.druid import Lintel, Pass, Sarsen, Step, Swap
 
 #: look at up to this many random empty cells for one touching your own colour
 TRIES = 3
+#: on a settled Walk board, a search's choice worth no more than this above the board as it stands changes nothing
+STILL = 0.05
 
 
 class DruidModel:
     expand_at = 3
+    cut = False
     rave = True
 
     def key(self, state: Any, move: Any) -> int | None:
@@ -88,8 +97,29 @@ class DruidModel:
                 return [move]
         return moves
 
+    def spent(self) -> bool:
+        """Druid's playouts cost about the same whatever the position: its playout budget is all it needs."""
+        return False
+
     def decided(self, state: Any) -> bool:
         return False
+
+    def progress(self, state: Any, value: float) -> tuple[Any, str] | None:
+        """On a Walk board with no bare ground left (every playout then ends as the board stands), the move that
+        moves the game on, with its note: the race's winner steps its druid nearer home (or brings it out), a
+        player to whom the search's choice (worth ``value``) is worth no more than the board as it stands passes.
+        ``None``: play the search's choice (it found something better, or there is ground left to fill)."""
+        if not state.walk or any(owner < 0 for owner in state.top):
+            return None
+        seat = state.turn
+        active = state.active_seats()
+        top, druids, targets = list(state.top), list(state.druids), list(state.targets)
+        winner = _walk_winner(state, top, druids, targets, seat, active, arrived_only=False)
+        if winner == seat:
+            return _homeward(state, seat)
+        if value <= _reward(len(state.players), [] if winner is None else [winner])[seat] + STILL:
+            return Pass(), "sees no move that would change the outcome"
+        return None
 
     def permutation(self, state: Any, move: Any) -> list[int] | None:
         return [1, 0] if isinstance(move, Swap) else None
@@ -307,6 +337,58 @@ def _walk_winner(
         if length is not None and (best is None or (length, rank) < best):
             best, winner = (length, rank), seat
     return winner
+
+
+def _distances(state: Any, seat: int, target: int) -> list[int | None]:
+    """Steps from each cell to the side mask ``target`` along ``seat``'s tops (``None``: no way)."""
+    board = state.board
+    own = _mask(state.top, seat)
+    found: list[int | None] = [None] * board.ncells
+    layer, seen, steps = target & own, target & own, 0
+    while layer:
+        rest = layer
+        while rest:
+            low = rest & -rest
+            found[low.bit_length() - 1] = steps
+            rest ^= low
+        layer = _around(board.nbr_mask, layer) & own & ~seen
+        seen |= layer
+        steps += 1
+    return found
+
+
+def _homeward(state: Any, seat: int) -> tuple[Any, str] | None:
+    """The move that takes ``seat``'s druid one step nearer its target edge along its own colour, or, with no
+    druid yet, the sarsen on its own edge that brings the druid out where the walk is shortest; ``None`` when
+    there is none (then the search's choice stands)."""
+    board = state.board
+    legal = state.legal_moves
+    here = state.druids[seat]
+    if here is not None:
+        distance = _distances(state, seat, board.sides[state.targets[seat]])
+        steps = []
+        for move in board.step_moves:
+            there = board.step[here][board.dirs.index(move.direction)]
+            if there >= 0 and distance[there] is not None and move in legal:
+                steps.append((distance[there], move))
+        if not steps:
+            return None
+        left, move = min(steps, key=lambda item: item[0])
+        return move, f"walks its druid home: {_steps(left)} to go"
+    starts = []
+    for edge, target in _edges(state, seat):
+        distance = _distances(state, seat, board.sides[target])
+        for cell in range(board.ncells):
+            if board.sides[edge] >> cell & 1 and distance[cell] is not None and board.sarsens[cell] in legal:
+                starts.append((distance[cell], cell))
+    if not starts:
+        return None
+    left, cell = min(starts)
+    return board.sarsens[cell], f"brings its druid out: {_steps(left)} to go"
+
+
+def _steps(count: int) -> str:
+    return "1 step" if count == 1 else f"{count} steps"
 
 
 def _reward(seats: int, winners: list[int]) -> list[float]:

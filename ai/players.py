@@ -1,15 +1,16 @@
 """Dispatch: which engine plays which game, and how hard each level tries.
 
-Efforts are counted in playouts (tree-search games) so that a level plays the same on any machine; the
-wall-clock cap passed in only stops a search that would run too long. The numbers were chosen so that a
-200-game match between levels fits in well under an hour on two cores (see BENCHMARKS.md for the
-playout rates they imply).
+Efforts are counted in playouts (tree-search games), and Dragons' also in positions pushed
+(:data:`ai.dragons.WORK`), so that a level plays the same on any machine. The wall-clock cap passed in is a guard
+only: the default levels do not meet it (tests/test_ai_progress.py), and when it does stop a search the decision
+says so (``Decision.cut``). The numbers were chosen so that a 200-game match between levels fits in well under an
+hour on two cores (see BENCHMARKS.md for the playout rates they imply).
 """
 
 from __future__ import annotations
 
 import random
-import time
+from collections.abc import Callable
 from typing import Any
 
 from ai import Decision
@@ -28,7 +29,9 @@ def rng_for(seed: int, move_number: int, level: int) -> random.Random:
     return random.Random(f"pbm-ai:{seed}:{move_number}:{level}")
 
 
-def model_for(name: str, level: int) -> Model:
+def model_for(name: str, level: int, late: Callable[[], bool] = lambda: False) -> Model:
+    """The search model of ``name`` at ``level``; ``late`` tells when the safety net has run out (Dragons' root
+    screen, which runs before the playouts, reads it too)."""
     if name == "druid":
         from ai.druid import DruidModel
 
@@ -40,27 +43,33 @@ def model_for(name: str, level: int) -> Model:
     if name == "dragons":
         from ai.dragons import DragonsModel
 
-        return DragonsModel(level)
+        return DragonsModel(level, late)
     raise ValueError(f"no computer player for the game {name!r}")
 
 
-def decide_for(state: Any, level: int, *, seed: int, move_number: int, max_seconds: float) -> Decision:
+def decide_for(
+    state: Any, level: int, *, seed: int, move_number: int, max_seconds: float, timer: Callable[[], float]
+) -> Decision:
+    """The choice of ``level`` (see :func:`ai.decide`); ``timer`` is the clock the safety net reads."""
     name = state.game.name
     rng = rng_for(seed, move_number, level)
-    deadline = time.monotonic() + max_seconds
+    deadline = timer() + max_seconds
     if name == "backgammon":
         from ai.backgammon import decide_backgammon
 
-        return decide_backgammon(state, level, rng, deadline)
+        return decide_backgammon(state, level, rng, deadline, timer)
     forced = state.forced_move()
     if forced is not None:
         return Decision(state.move_text(forced), "the only move")
-    model = model_for(name, level)
-    move, root = search(state, model, EFFORT[name][level], rng, deadline)
-    text = state.move_text(move)
-    visits = sum(child.visits for child in root.children) or 1
-    best = next((child for child in root.children if child.move == move), None)
-    note = ""
-    if best is not None and best.visits:
-        note = f"{best.sums[root.seat] / best.visits:.0%} to win after {visits} playouts"
-    return Decision(text, note)
+    model = model_for(name, level, lambda: timer() > deadline)
+    budget = EFFORT[name][level]
+    move, root = search(state, model, budget, rng, deadline, timer)
+    if not root.visits:  # the root's tactics left one move: no search ran
+        return Decision(state.move_text(move), cut=model.cut)
+    best = next(child for child in root.children if child.move == move)  # the most visited: at least once
+    value = best.sums[root.seat] / best.visits
+    cut = model.cut or (root.visits < budget and not model.spent())  # the wall clock stopped it, not a budget
+    unstuck = model.progress(state, value)
+    if unstuck is not None:
+        return Decision(state.move_text(unstuck[0]), unstuck[1], cut)
+    return Decision(state.move_text(move), f"{value:.0%} to win after {root.visits} playouts", cut)

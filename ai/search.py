@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 #: exploration constant of UCB1 for rewards in [0, 1], without and with RAVE
@@ -48,6 +48,8 @@ class Model(Protocol):
     expand_at: int
     #: whether playouts report cell owners (see ``rollout``) and moves have cell keys (see ``key``)
     rave: bool
+    #: whether the safety net stopped the model's own work before the playouts (Dragons' root screen)
+    cut: bool
 
     def moves(self, state: Any) -> list[Any]:
         """The moves to search in ``state`` (legal, best-looking first); never empty while the game runs."""
@@ -74,6 +76,17 @@ class Model(Protocol):
     def decided(self, state: Any) -> bool:
         """Whether the player to move wins by force with its next move (the tree then treats the position as won
         for it, without a playout); models without such a test return ``False``."""
+        ...
+
+    def spent(self) -> bool:
+        """Whether the search has used up the model's own budget of work, counted as deterministically as its
+        playouts (Dragons counts the positions its tactics push); models without one return ``False``."""
+        ...
+
+    def progress(self, state: Any, value: float) -> tuple[Any, str] | None:
+        """When the playouts can no longer tell one move from another (Druid's Walk on a full board), the move
+        that moves the game on and its note, given ``value``, the search's estimate of its own choice for the
+        player to move; ``None`` keeps the search's choice (models whose playouts always tell return ``None``)."""
         ...
 
 
@@ -147,9 +160,18 @@ class Node:
             self.children.append(child)
 
 
-def search(state: Any, model: Model, playouts: int, rng: random.Random, deadline: float) -> tuple[Any, Node]:
-    """Run up to ``playouts`` iterations (stopping at ``deadline``, a ``time.monotonic`` value) and return the
-    most visited root move and the root. ``state`` is not modified."""
+def search(
+    state: Any,
+    model: Model,
+    playouts: int,
+    rng: random.Random,
+    deadline: float,
+    timer: Callable[[], float] = time.monotonic,
+) -> tuple[Any, Node]:
+    """Run ``playouts`` iterations, fewer if the model's own budget is spent first (:meth:`Model.spent`), and
+    return the most visited root move and the root (``root.visits`` counts the iterations run). ``deadline``, a
+    ``timer()`` value, is a guard only: a search it stops (fewer iterations than ``playouts`` while the model's
+    budget is not spent) makes a choice that depends on the machine's speed. ``state`` is not modified."""
     seats = len(state.players)
     root = Node(None, None, None, seats)
     root.grow(state, model, root=True)
@@ -164,7 +186,7 @@ def search(state: Any, model: Model, playouts: int, rng: random.Random, deadline
         return (only.move if model.rave else only), root
     select = _select_rave if model.rave else _select
     for done in range(playouts):
-        if done and time.monotonic() > deadline:
+        if done and (model.spent() or timer() > deadline):
             break
         node = root
         while True:
@@ -253,7 +275,3 @@ def _backup(node: Node | None, rewards: list[float], owners: Sequence[int]) -> N
         for seat, value in enumerate(rewards):
             sums[seat] += value
         node = parent
-
-
-def deadline_after(seconds: float) -> float:
-    return time.monotonic() + seconds

@@ -1,10 +1,16 @@
-"""Board pictures on disk for the console: written atomically, and not drawn again when the file already shows
-the position.
+"""Board pictures for both fronts: what a picture shows (:class:`Picture`), how its file is named, and the console's
+files on disk, written atomically and not drawn again while the file already shows the same thing.
+
+A picture is a function of four things: the position, each seat's clock note ("9h 30m left"), each seat's rating
+("1532", "unrated") and the view ("top", or the 3D view of the games that have one). :class:`Picture` holds
+exactly those, :meth:`Picture.png` draws from them alone, and :meth:`Picture.key` is computed from the same fields.
+The Discord turn message, ``/board``, the 3D button and the console's files all draw through it, so the two
+fronts cannot show different pictures of one answer, and a cached file cannot go stale on anything it shows.
 
 ``pbm do "druid show 1"`` is mostly process start; drawing the board (and importing Pillow to do it) is most of
-the rest. Each PNG carries, in a ``tEXt`` chunk right after its header, a key of the position it shows and of the
-renderer that drew it; when the file on disk has the key of the position asked for, it is left as it is. The key
-covers the state's whole JSON and the renderer's source files, so a new position or a new pbm draws afresh.
+the rest. Each PNG the console writes carries, in a ``tEXt`` chunk right after its header, its picture's key (its
+four inputs and the renderer's source files): when the file on disk has the key of the picture asked for, it is
+left as it is; a new position, a clock note that moved on, a new rating or a new pbm draws afresh.
 """
 
 from __future__ import annotations
@@ -13,30 +19,90 @@ import json
 import os
 import struct
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rules.base import GameState
+
+if TYPE_CHECKING:
+    from bot.actions import Result
 
 _KEYWORD = b"pbm-state"
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _HEADER_END = len(_SIGNATURE) + 8 + 13 + 4  # the signature and the IHDR chunk
 
 
-def board_key(state: GameState) -> str:
-    """What a picture of ``state`` depends on: the position and the renderer's code."""
+@dataclass(frozen=True, eq=False)
+class Picture:
+    """One board picture: the position, the clock note and the rating shown beside each seat (by seat number),
+    and the view. Everything the picture shows comes from these fields and nothing else."""
+
+    state: GameState
+    clock: tuple[tuple[int, str], ...] = ()
+    ratings: tuple[tuple[int, str], ...] = ()
+    view: str = "top"
+
+    def png(self) -> bytes:
+        """The PNG (imports Pillow on first use; the Discord front calls this off its event loop)."""
+        import render
+
+        return render.board_png(self.state, dict(self.clock) or None, dict(self.ratings) or None, self.view)
+
+    def key(self) -> str:
+        """What this picture depends on, short: its four fields and the renderer's code. Importing only the
+        ``render`` package, not a game's renderer, keeps a console show that finds its picture on disk free of
+        Pillow."""
+        inputs = {"state": self.state.to_json(), "clock": self.clock, "ratings": self.ratings, "view": self.view}
+        data = "\n".join([json.dumps(inputs, sort_keys=True, separators=(",", ":")), *_renderer_files()]).encode()
+        # two independent 32-bit checksums and the length: a cache key, not a secret (and no OpenSSL to load)
+        return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
+
+
+def picture(result: Result, view: str = "top") -> Picture | None:
+    """The picture of the position ``result`` answers about, in ``view``; ``None`` when it is about none."""
+    if result.state is None:
+        return None
+    return Picture(result.state, tuple(result.seat_notes().items()), tuple(result.seat_ratings().items()), view)
+
+
+def file_name(game: str, game_id: int, *, at: int | None = None, preview: bool = False, view: str = "top") -> str:
+    """A picture's file name, the same in both fronts: ``druid-12.png``, ``druid-12-move4.png`` (the board after
+    move 4), ``druid-12-preview.png``, and ``-3d`` before the extension for the 3D view (``druid-12-3d.png``)."""
+    stem = f"{game}-{game_id}"
+    if preview:
+        stem += "-preview"
+    elif at is not None:
+        stem += f"-move{at}"
+    return f"{stem}-3d.png" if view == "3d" else f"{stem}.png"
+
+
+def caption_3d(result: Result) -> str:
+    """The line that comes with a 3D picture, in both fronts: ``Druid 12 in 3D, after move 4`` (``at the start``
+    before the first move)."""
+    assert result.state is not None and result.game_id is not None
+    moves = result.move_number if result.move_number is not None else result.state.ply
+    when = "at the start" if moves == 0 else f"after move {moves}"
+    return f"{result.state.game.title} {result.game_id} in 3D, {when}"
+
+
+def _renderer_files() -> list[str]:
+    """Every file of the ``render`` package (its modules, sub-packages and data) with its size and modification
+    time: a new pbm, or any change to how boards are drawn, changes the key."""
     import render
 
-    parts = [json.dumps(state.to_json(), sort_keys=True, separators=(",", ":"))]
     folder = Path(render.__file__).parent
-    for source in ("__init__.py", "common.py", f"{state.game.name}.py"):
-        try:
-            info = (folder / source).stat()
-        except OSError:
-            continue
-        parts.append(f"{source}:{info.st_size}:{info.st_mtime_ns}")
-    data = "\n".join(parts).encode()
-    # two independent 32-bit checksums and the length: a cache key, not a secret (and no OpenSSL to load)
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
+    found = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            path = Path(root, name)
+            try:
+                info = path.stat()
+            except OSError:
+                continue
+            found.append(f"{path.relative_to(folder).as_posix()}:{info.st_size}:{info.st_mtime_ns}")
+    return found
 
 
 def shows(path: Path, key: str) -> bool:

@@ -1,5 +1,6 @@
-"""The ``pbm`` command: ``run`` (the Discord bot), ``sync`` (push slash commands), ``console``, ``do``, ``check``,
-``backup``, ``db copy`` and ``ratings rebuild``.
+"""The ``pbm`` command: ``run`` (the Discord bot and the web UI; without a token, the web UI alone for the local
+user), ``web`` (the web UI alone), ``web-link`` and ``web-logout`` (sign a player in or out of it), ``sync`` (push
+slash commands), ``console``, ``do``, ``check``, ``backup``, ``db copy`` and ``ratings rebuild``.
 
 ``pbm do`` and ``pbm console`` on SQLite never import discord.py, asyncio or aiosqlite: they run over a direct
 SQLite connection (:mod:`data.connection`), so a console move costs a process start, one SQLite transaction and one
@@ -26,6 +27,12 @@ from typing import TYPE_CHECKING, Any, Literal
 NO_TOKEN = (
     "No Discord token: set DISCORD_TOKEN (or pass --token) to run the bot.\n"
     'To play without Discord, use the console: pbm console   (or one command: pbm do "druid help")'
+)
+#: what ``pbm run`` says when it starts without a token, before the web UI's address
+RUN_WITHOUT_TOKEN = (
+    "No Discord token: set DISCORD_TOKEN (or pass --token) to run the bot.\n"
+    "Meanwhile the web UI serves the games on this machine, without Discord: whoever opens it here plays as the\n"
+    'name they type. The console works too: pbm console   (or one command: pbm do "druid help")'
 )
 #: exit codes: a refused command, and a problem of the environment (database, disk, Discord, configuration)
 EXIT_REFUSED = 1
@@ -60,7 +67,10 @@ def _parser() -> argparse.ArgumentParser:
     # ``do`` and ``console`` are read by :func:`_local_args` (no argparse: they start faster); listed for --help
     sub.add_parser("do", help='run one console command, e.g. pbm do "druid show 1" (pbm do --help for more)')
     sub.add_parser("console", help="an interactive console of the same commands (pbm console --help)")
-    for name, text in (("run", "start the Discord bot"), ("sync", "push the slash commands to Discord now")):
+    for name, text in (
+        ("run", "start the Discord bot and the web UI (without a token: the web UI alone, for this machine)"),
+        ("sync", "push the slash commands to Discord now"),
+    ):
         p = sub.add_parser(name, help=text)
         p.add_argument("--token", default=None, help="Discord bot token (default: $DISCORD_TOKEN)")
         database(p)
@@ -74,6 +84,16 @@ def _parser() -> argparse.ArgumentParser:
                 default=None,
                 help="shards over all processes (default: $PBM_SHARD_COUNT or Discord's recommendation)",
             )
+    web = sub.add_parser("web", help="serve the web UI alone (PBM_WEB_HOST, PBM_WEB_PORT, PBM_WEB_PUBLIC_URL)")
+    database(web)
+    web.add_argument("--verbose", action="store_true", help="on failure, print the full details")
+    for name, text in (
+        ("web-link", "print a one-time link that signs PLAYER in to the web UI (15 minutes, once)"),
+        ("web-logout", "sign PLAYER out of the web UI everywhere"),
+    ):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("player", metavar="PLAYER", help="the player's name")
+        database(p)
     check = sub.add_parser("check", help="check the database: SQLite's integrity check and every game replayed")
     database(check)
     backup = sub.add_parser("backup", help="copy the live database, consistently, to a new file")
@@ -397,6 +417,37 @@ async def _rebuild_ratings(db_path: Path | str) -> int:
     return 0
 
 
+async def _web_sign_in(db_path: Path | str, command: str, player: str) -> int:
+    """``pbm web-link PLAYER`` (a one-time sign-in link, printed) and ``pbm web-logout PLAYER`` (every session of
+    theirs ended). A name that cannot sign in is refused in one line (exit 1)."""
+    import time
+
+    from bot.actions import InputError
+    from bot.signin import check_web_player, link_sentence, sign_in_link
+    from bot.text import count
+
+    try:
+        check_web_player(player)
+    except InputError as exc:
+        from bot.console import printable
+
+        print(f"pbm: {printable(str(exc))}", file=sys.stderr)
+        return EXIT_REFUSED
+    base_url = _web_config().base_url if command == "web-link" else ""
+    store = await _open_store(db_path, direct=True, use="write")
+    try:
+        if command == "web-link":
+            print(link_sentence(player, await sign_in_link(store, player, base_url, time.time())))
+        else:
+            ended = await store.end_web_sessions(player)
+            print(f"{player} is signed out of the web UI ({count(ended, 'session')} ended)")
+    except store.database_errors as exc:
+        raise _environment_problem(db_path, exc) from exc
+    finally:
+        await store.close()
+    return 0
+
+
 async def _backup(db_path: Path, target: Path) -> int:
     """``pbm backup``: reported done only once the copy has passed its check (see ``Store.backup``). The database
     is only read (it may be read-only; one from an older pbm is copied as it is); a missing or empty one is
@@ -518,7 +569,7 @@ def _main(argv: Sequence[str] | None) -> int:
             return EXIT_ENVIRONMENT
         except KeyboardInterrupt:
             return 130
-    if args.command in ("check", "backup", "ratings"):
+    if args.command in ("check", "backup", "ratings", "web-link", "web-logout"):
         return _on_database(args)
     from bot.config import Config, shard_count, shard_ids
 
@@ -529,31 +580,91 @@ def _main(argv: Sequence[str] | None) -> int:
                 "shard_ids": shard_ids(args.shards, "--shards"),
                 "shard_count": shard_count(args.shard_count, "--shard-count"),
             }
-        config = Config.from_env(token=args.token, db_path=args.db, **sharding)
+        config = Config.from_env(token=getattr(args, "token", None), db_path=args.db, **sharding)
     except SystemExit as exc:
         if not isinstance(exc.code, str):
             raise
         print(f"pbm: {exc.code}", file=sys.stderr)
         return EXIT_ENVIRONMENT
-    if not config.token:
+    serving_web = args.command == "web" or (args.command == "run" and not config.token)
+    if not config.token and not serving_web:
         print(NO_TOKEN, file=sys.stderr)
         return EXIT_ENVIRONMENT
     import asyncio
 
     try:
+        web_config = _web_config() if args.command in ("run", "web") else None
         asyncio.run(_preflight(config.db_path))
     except EnvironmentProblem as exc:
         print(f"pbm: {exc}", file=sys.stderr)
         return EXIT_ENVIRONMENT
+    if serving_web:
+        assert web_config is not None
+        return _serve_web(web_config, config, local=args.command == "run")
     from bot.discord import run_bot, sync_commands
 
-    serve = run_bot if args.command == "run" else sync_commands
-    return serve(config, verbose=args.verbose)
+    if args.command == "run":
+        assert web_config is not None
+        return run_bot(config, verbose=args.verbose, alongside=_web_beside_the_bot(web_config, config))
+    return sync_commands(config, verbose=args.verbose)
+
+
+def _web_config() -> Any:  # -> bot.config.WebConfig
+    """The web UI's settings; a bad one is one line (:class:`EnvironmentProblem`)."""
+    from bot.config import WebConfig
+
+    try:
+        return WebConfig.from_env()
+    except SystemExit as exc:
+        raise EnvironmentProblem(str(exc.code)) from None
+
+
+def _serve_web(web_config: Any, config: Any, *, local: bool) -> int:
+    """``pbm web``, and ``pbm run`` without a token (``local``: it says how to add one, and trusts the local
+    user; see :mod:`bot.web.security`)."""
+    from bot.web.serve import serve_until_stopped
+
+    if local:
+        print(RUN_WITHOUT_TOKEN, flush=True)
+    print(f"Games are kept in {_where(config.db_path)}.", flush=True)
+    return serve_until_stopped(
+        web_config, config.db_path, local=local, say=lambda line: print(line, flush=True), ai_seconds=config.ai_seconds
+    )
+
+
+def _web_beside_the_bot(web_config: Any, config: Any) -> Any:
+    """What ``pbm run`` serves beside the bot: the web UI, whose moves the bot posts at once. An address that is
+    taken only costs the web UI (logged); the bot runs on."""
+    import contextlib
+    import logging
+
+    @contextlib.asynccontextmanager
+    async def alongside(bot: Any) -> Any:
+        from bot.discord.web_bridge import WebAnnouncer
+        from bot.web.serve import WebStartError, web_server
+
+        log = logging.getLogger("pbm.web")
+        serving = web_server(
+            web_config, config.db_path, announcer=WebAnnouncer(bot), ai_seconds=config.ai_seconds, clock=bot.clock
+        )
+        try:
+            running = await serving.__aenter__()
+        except WebStartError as exc:
+            log.warning("%s; the bot runs without it (PBM_WEB_HOST and PBM_WEB_PORT choose another)", exc)
+            yield None
+            return
+        log.info("the web UI is at %s", web_config.public_url or running.address)
+        try:
+            yield running
+        finally:
+            await serving.__aexit__(None, None, None)
+
+    return alongside
 
 
 def _on_database(args: Any) -> int:
-    """``pbm do``, ``console``, ``check``, ``backup`` and ``ratings rebuild``: commands on the database alone (no
-    Discord)."""
+    """``pbm do``, ``console``, ``check``, ``backup``, ``ratings rebuild``, ``web-link`` and ``web-logout``:
+    commands on the database alone (no Discord)."""
     from bot.config import default_db_path
 
     db_path: Path | str = args.db or default_db_path()
@@ -575,6 +686,8 @@ def _on_database(args: Any) -> int:
                 return drive(_backup(db_path, args.path))  # type: ignore[arg-type]
             if args.command == "ratings":
                 return drive(_rebuild_ratings(db_path))
+            if args.command in ("web-link", "web-logout"):
+                return drive(_web_sign_in(db_path, args.command, args.player))
             return _console_session(args, args.words if args.command == "do" else None, drive)
         finally:
             drive.close()

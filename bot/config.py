@@ -72,7 +72,8 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
 
 
 def ai_seconds(env: Mapping[str, str] | None = None) -> float | None:
-    """``PBM_AI_SECONDS``: the most a computer player may think about one move (default: by level, 0.5 to 2 s)."""
+    """``PBM_AI_SECONDS``: the most a computer player may think about one move (default: by level, 5 to 30 s; a
+    guard only, since its effort is counted in playouts)."""
     env = os.environ if env is None else env
     if not env.get("PBM_AI_SECONDS"):
         return None
@@ -144,6 +145,92 @@ def check_shards(ids: tuple[int, ...] | None, count: int | None) -> None:
         )
 
 
+#: Discord's REST API, unless ``DISCORD_API_BASE`` points elsewhere (a loopback fake in tests)
+DISCORD_API = "https://discord.com/api/v10"
+#: the host names and addresses that reach only this machine
+LOOPBACK_NAMES = ("localhost", "ip6-localhost", "ip6-loopback")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address, IPv6 with or without brackets) reaches only this machine."""
+    import ipaddress
+
+    bare = host.strip().strip("[]").lower()
+    if bare in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(bare).is_loopback
+    except ValueError:
+        return False
+
+
+def public_url(raw: str | None, name: str = "PBM_WEB_PUBLIC_URL") -> str | None:
+    """``PBM_WEB_PUBLIC_URL``: the address users reach the web UI at, a scheme, a host and perhaps a port
+    (``https://pbm.example.org``; the pages are at its root), without a trailing slash; ``None`` when unset."""
+    if raw is None or raw.strip() == "":
+        return None
+    from urllib.parse import urlsplit
+
+    url = raw.strip().rstrip("/")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query or parts.fragment:
+        raise SystemExit(
+            f"{name} must be an http:// or https:// address without a path, like https://pbm.example.org, not {raw!r}"
+        )
+    return url
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """Where and how the web UI is served: ``PBM_WEB_HOST`` (default 127.0.0.1), ``PBM_WEB_PORT`` (8080; 0 takes
+    any free port, the one taken is printed),
+    ``PBM_WEB_PUBLIC_URL`` (the address users reach, behind a reverse proxy), and Discord sign-in
+    (``PBM_OAUTH_CLIENT_ID`` / ``PBM_OAUTH_CLIENT_SECRET``, at ``discord_api``: Discord's, or
+    ``DISCORD_API_BASE``'s in tests)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    public_url: str | None = None
+    oauth_client_id: str | None = None
+    oauth_client_secret: str | None = None
+    discord_api: str = DISCORD_API
+
+    @property
+    def local_address(self) -> str:
+        """The address the server listens at, as a browser on this machine writes it."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        if self.host in ("0.0.0.0", "::"):
+            host = "127.0.0.1"
+        return f"http://{host}:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        """The address links point to: the public one, else the local one."""
+        return self.public_url or self.local_address
+
+    @property
+    def oauth(self) -> bool:
+        """Whether "Sign in with Discord" is offered (both OAuth settings are set)."""
+        return bool(self.oauth_client_id and self.oauth_client_secret)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> WebConfig:
+        """Read the settings above; a bad value is :class:`SystemExit` with one line, as for :class:`Config`."""
+        env = os.environ if env is None else env
+        raw_port = (env.get("PBM_WEB_PORT") or "8080").strip()
+        if not raw_port.isdigit() or not 0 <= int(raw_port) < 65536:
+            raise SystemExit(f"PBM_WEB_PORT must be a port number from 1 to 65535 (0: any free one), not {raw_port!r}")
+        host = (env.get("PBM_WEB_HOST") or "127.0.0.1").strip()
+        return cls(
+            host=host,
+            port=int(raw_port),
+            public_url=public_url(env.get("PBM_WEB_PUBLIC_URL")),
+            oauth_client_id=env.get("PBM_OAUTH_CLIENT_ID") or None,
+            oauth_client_secret=env.get("PBM_OAUTH_CLIENT_SECRET") or None,
+            discord_api=(env.get("DISCORD_API_BASE") or DISCORD_API).rstrip("/"),
+        )
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the Discord bot needs to start. Time settings are in seconds."""
@@ -167,6 +254,8 @@ class Config:
     #: ``command_seconds``
     command_burst: int = 10
     command_seconds: float = 2.0
+    #: the web UI's public address (``PBM_WEB_PUBLIC_URL``): turn messages get an "Open board" link to it
+    web_public_url: str | None = None
 
     @property
     def runs_shard_zero(self) -> bool:
@@ -177,7 +266,7 @@ class Config:
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Config:
         """Read ``DISCORD_TOKEN``, ``PBM_DATABASE_URL`` (or ``PBM_DB``) / ``PBM_DATA_DIR``, ``DISCORD_GUILD_ID``,
         ``PBM_CHALLENGE_TTL``, ``PBM_REMINDER_INTERVAL``, ``PBM_SHARDS``, ``PBM_SHARD_COUNT``,
-        ``PBM_COMMAND_BURST``, ``PBM_COMMAND_SECONDS`` and the test knobs
+        ``PBM_COMMAND_BURST``, ``PBM_COMMAND_SECONDS``, ``PBM_WEB_PUBLIC_URL`` and the test knobs
         ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``, ``DISCORD_CDN_BASE`` (a loopback fake Discord) and
         ``PBM_CLOCK_OFFSET`` (shifts the bot's clock).
         Keyword arguments (from the command line) win over the environment."""
@@ -200,6 +289,7 @@ class Config:
             "shard_count": shard_count(env.get("PBM_SHARD_COUNT")),
             "command_burst": command_burst(env),
             "command_seconds": _float(env, "PBM_COMMAND_SECONDS", 2.0),
+            "web_public_url": public_url(env.get("PBM_WEB_PUBLIC_URL")),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         check_shards(values["shard_ids"], values["shard_count"])  # type: ignore[arg-type]

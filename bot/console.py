@@ -25,6 +25,7 @@ from bot.actions import (
     shorten,
     split_move_number,
 )
+from render import VIEWS, has_3d
 from rules import registry
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ Commands (pbmserv style; <id> is a game number, [pw] an ignored password word):
   <game> board <id> <user> [pw] <move>                  same as move (pbmserv's alias)
   <game> board <id>                                     show the board (our extension)
   <game> show <id>[#n] ...                              show boards, or the position after move n
+  <game> show <id>[#n] 3d                               the board's 3D view (Druid and Drogo), as a picture
   <game> resign <id> <user> [pw]                        resign (out of turn: queued until your turn)
   <game> <command> <id> <user> [pw]                     the game's own commands: pass, swap (druid);
                                                         roll, double, take, drop, greedy, manual (backgammon)
@@ -116,14 +118,31 @@ class ConsoleError(Exception):
     """A command line that cannot be understood; the message says what was expected."""
 
 
+@dataclass(frozen=True)
+class Wanted:
+    """Which picture a command writes of the position it answers about: the board as it stands, after move
+    ``at``, or a preview's; in ``view`` ("top", or "3d"). Its file is named for the game the answer shows, not
+    the one the command named: a first-round decline answers with the game that replaces the declined one."""
+
+    at: int | None = None
+    preview: bool = False
+    view: str = "top"
+
+
+#: the board as it stands, and a preview's
+BOARD, PREVIEW = Wanted(), Wanted(preview=True)
+
+
 @dataclass
 class Outcome:
     """What the console prints for one command, and the PNG it wrote. ``sections`` are the separate answers of
-    a command about several players (``games bob carol``), printed one after another."""
+    a command about several players (``games bob carol``), printed one after another. A 3D view is answered in
+    one line (``view``), which names the picture."""
 
     result: Result
     board_path: Path | None = None
     sections: list[Result] = field(default_factory=list)
+    view: str = "top"
 
     @property
     def ok(self) -> bool:
@@ -152,29 +171,33 @@ class Console:
         except ValueError as exc:
             return Outcome(Result(ok=False, message=f"cannot read the command: {exc}"))
         try:
-            result, board_name = await self._dispatch(words)
+            result, wanted = await self._dispatch(words)
         except (ConsoleError, InputError) as exc:
             return Outcome(Result(ok=False, message=str(exc)))
         sections = result.sections if isinstance(result, _Sections) else []
-        path = self._write_board(result, board_name) if result.ok and self.images else None
-        return Outcome(result, path, sections)
+        path = self._write_board(result, wanted) if result.ok and self.images else None
+        view = wanted.view if wanted is not None else "top"
+        if view == "3d" and path is not None:
+            result.message = f"{board_files.caption_3d(result)}: {printable(str(path))}"
+        return Outcome(result, path, sections, view)
 
-    def _write_board(self, result: Result, name: str | None) -> Path | None:
-        """The board picture of ``result`` at ``boards_dir/name``; drawn only when the file there does not
-        already show this position (see :mod:`bot.board_files`)."""
-        if result.state is None or name is None:
+    def _write_board(self, result: Result, wanted: Wanted | None) -> Path | None:
+        """The picture ``wanted`` of the position ``result`` answers about, in ``boards_dir``, named for the game
+        it shows; drawn only when the file there does not already show the same picture (position, clock notes,
+        ratings and view: see :mod:`bot.board_files`)."""
+        made = board_files.picture(result, wanted.view) if wanted is not None else None
+        if made is None or wanted is None or result.game_id is None:
             return None
+        name = board_files.file_name(
+            made.state.game.name, result.game_id, at=wanted.at, preview=wanted.preview, view=wanted.view
+        )
         path = self.boards_dir / name
-        key = board_files.board_key(result.state)
-        if board_files.shows(path, key):
-            return path
-        png = result.board_png()
-        if png is None:
-            return None
-        board_files.write(path, png, key)
+        key = made.key()
+        if not board_files.shows(path, key):
+            board_files.write(path, made.png(), key)
         return path
 
-    async def _dispatch(self, words: list[str]) -> tuple[Result, str | None]:
+    async def _dispatch(self, words: list[str]) -> tuple[Result, Wanted | None]:
         first = words[0].lower() if words else "help"
         if first in ("help", "?"):
             return self._help(words[1:]), None
@@ -209,7 +232,7 @@ class Console:
             challenge_id, player = await self._challenge_user(game, command, args)
             if command == "join":
                 joined = await self.actions.accept(challenge_id, player)
-                return joined, _board_name(game, joined.game_id)
+                return joined, BOARD
             return await self.actions.cancel(challenge_id, player), None
         if command == "challenges":
             if args:
@@ -223,15 +246,15 @@ class Console:
                 raise ConsoleError(f"usage: {game} preview <id> <user> [password] <move>")
             alternative = " ".join(rest[1:]) if len(rest) > 1 else None
             preview = await self.actions.preview(game_id, player, " ".join(rest), alternative=alternative)
-            return preview, _board_name(game, game_id, preview=True)
+            return preview, PREVIEW
         if command == "propose":
             game_id, player, rest = await self._game_user(game, command, args)
             if not rest or rest[-1].lower() not in ("undo", "draw"):
                 raise ConsoleError(f"usage: {game} propose <id> <user> [password] undo|draw")
-            return await self.actions.propose(game_id, player, rest[-1]), _board_name(game, game_id)
+            return await self.actions.propose(game_id, player, rest[-1]), BOARD
         if command in ("accept", "reject"):
             game_id, player, _rest = await self._game_user(game, command, args)
-            return await self.actions.answer(game_id, player, accept=command == "accept"), _board_name(game, game_id)
+            return await self.actions.answer(game_id, player, accept=command == "accept"), BOARD
         if command == "queue":
             game_id, player, rest = await self._game_user(game, command, args)
             line = " ".join(rest) if rest else None
@@ -243,7 +266,7 @@ class Console:
         if command == "resign":
             game_id, player, rest = await self._game_user(game, command, args)
             expected = _resign_guard(rest)
-            return await self.actions.resign(game_id, player, expected), _board_name(game, game_id)
+            return await self.actions.resign(game_id, player, expected), BOARD
         if command == "moves":
             if not args:
                 raise ConsoleError(f"usage: {game} moves <id> [prefix]")
@@ -269,7 +292,7 @@ class Console:
             game_id, player, rest = await self._game_user(game, command, args)
             guard = "".join(rest).strip()
             text = command + (guard if guard.startswith("#") else "")
-            return await self.actions.move(game_id, player, text), _board_name(game, game_id)
+            return await self.actions.move(game_id, player, text), BOARD
         known = (*_GAME_COMMANDS, *registry.get(game).extra_commands)
         suggestion = _did_you_mean(command, known) or f"; type '{game} help' or 'help'"
         raise ConsoleError(f"unknown {game} command {shorten(command)!r}{suggestion}")
@@ -327,7 +350,7 @@ class Console:
                 settings["tz"] = words.pop(0)  # quiet hours with their zone: notify alice quiet 22-08 Europe/Paris
         return await self.actions.notify_settings(user, **settings)
 
-    async def _admin(self, args: list[str]) -> tuple[Result, str | None]:
+    async def _admin(self, args: list[str]) -> tuple[Result, Wanted | None]:
         """``admin cancel|decide|forfeit|challenges|log ...``: moderation by the console's operator (``--as`` names
         them in the audit log), over every game (see :mod:`bot.actions.moderation`)."""
         what = args[0].lower() if args else ""
@@ -358,7 +381,7 @@ class Console:
             result = await self.actions.admin_decide(
                 game_id, moderator, rest[1], reason, rated=not unrated, guild_id=None
             )
-        return result, _board_name(kind, game_id) if kind is not None else None
+        return result, BOARD if kind is not None else None
 
     async def _replay(self, game: str, args: list[str]) -> Result:
         """``<game> replay <id> [from] [to]``: an animated GIF of the game beside the boards."""
@@ -400,7 +423,7 @@ class Console:
             raise ConsoleError(f"game {game_id} is a {registry.get(kind).title} game, not {game}: use '{kind} ...'")
         return game_id
 
-    async def _challenge(self, game: str, args: list[str]) -> tuple[Result, str | None]:
+    async def _challenge(self, game: str, args: list[str]) -> tuple[Result, Wanted | None]:
         """``<game> challenge [-options] user1 user2 ...``: a game started at once; each ``open`` in place of a
         user is a seat anyone may take (``join``), and the game waits until they are all taken."""
         options = [a for a in args if a.startswith("-")]
@@ -412,7 +435,7 @@ class Console:
         for player in players:
             check_player_name(player)
         result = await self.actions.challenge(game, players, options, start=True, open_seats=open_seats)
-        return result, _board_name(game, result.game_id) if result.game_id else None
+        return result, BOARD
 
     async def _challenge_user(self, game: str, command: str, args: list[str]) -> tuple[int, str]:
         """Read ``<challenge> <user> [pw]`` (with ``--as`` the user may be left out), refusing a challenge to
@@ -430,7 +453,7 @@ class Console:
         check_player_name(player)
         return challenge_id, player
 
-    async def _move(self, game: str, command: str, args: list[str]) -> tuple[Result, str | None]:
+    async def _move(self, game: str, command: str, args: list[str]) -> tuple[Result, Wanted | None]:
         game_id, player, rest = await self._game_user(game, command, args)
         if not rest:
             raise ConsoleError(f"usage: {game} {command} <id> <user> [password] <move>[#n]")
@@ -439,12 +462,16 @@ class Console:
         if "#" not in text and await self.actions.wants_preview(player):
             # the player asked for every move to be previewed first: this shows it; the #n form plays it
             preview = await self.actions.preview(game_id, player, text, alternative=alternative)
-            return preview, _board_name(game, game_id, preview=True)
-        return await self.actions.move(game_id, player, text, alternative=alternative), _board_name(game, game_id)
+            return preview, PREVIEW
+        return await self.actions.move(game_id, player, text, alternative=alternative), BOARD
 
-    async def _show(self, game: str, command: str, args: list[str]) -> tuple[Result, str | None]:
+    async def _show(self, game: str, command: str, args: list[str]) -> tuple[Result, Wanted | None]:
+        """``<game> show <id>[#n] ...``: boards as they stand or after move n; ``... 3d`` at the end: the 3D
+        view of one board, as a picture only."""
         if not args:
             raise ConsoleError(f"usage: {game} {command} <id>[#n]")
+        if command == "show" and args[-1].lower() in VIEWS:
+            return await self._show_view(game, args[:-1], args[-1].lower())
         if len(args) > 1:
             parts = [await self._show(game, command, [a]) for a in args]
             failed = [p for p in parts if not p[0].ok]
@@ -453,11 +480,24 @@ class Console:
             return _merge([p[0] for p in parts]), parts[-1][1]
         ref, at = _split_show(args[0])
         game_id = await self._game_of(game, ref)
-        result = await self.actions.show(game_id, at)
-        name = _board_name(game, game_id, at)
-        return result, name
+        return await self.actions.show(game_id, at), Wanted(at=at)
 
-    async def _games(self, game: str | None, args: list[str]) -> tuple[Result, str | None]:
+    async def _show_view(self, game: str, args: list[str], view: str) -> tuple[Result, Wanted | None]:
+        """``<game> show <id>[#n] top|3d``: one board in that view. The 3D view is only a picture, so a game
+        without one, several boards at once and ``--no-images`` are refused before anything is read."""
+        if len(args) != 1:
+            raise ConsoleError(f"one board at a time in a view: {game} show <id>[#n] {view}")
+        if view == "3d":
+            if not has_3d(game):
+                title = registry.get(game).title
+                raise ConsoleError(f"{title} has no 3D view; '{game} show {shorten(args[0])}' shows its board")
+            if not self.images:
+                raise ConsoleError("the 3D view is only a picture, and --no-images writes none")
+        ref, at = _split_show(args[0])
+        game_id = await self._game_of(game, ref)
+        return await self.actions.show(game_id, at), Wanted(at=at, view=view)
+
+    async def _games(self, game: str | None, args: list[str]) -> tuple[Result, Wanted | None]:
         """``[<game>] games [user ...] [all|active|inactive|next] [page N]``: the games of each user named (or of
         ``--as``, or everyone's), of one game or, without the game word, of every game (running ones with the
         least time left first, as Discord's /games). A filter or a page given twice is refused, and so is the
@@ -616,14 +656,6 @@ def _resign_guard(rest: list[str]) -> int | None:
     return split_move_number(joined)[1]
 
 
-def _board_name(game: str, game_id: int | None, at: int | None = None, *, preview: bool = False) -> str | None:
-    if game_id is None:
-        return None
-    if preview:
-        return f"{game}-{game_id}-preview.png"
-    return f"{game}-{game_id}.png" if at is None else f"{game}-{game_id}-move{at}.png"
-
-
 def _merge(results: Sequence[Result]) -> Result:
     """Several results printed as one (``show 1 2``, ``games alice bob``)."""
     last = results[-1]
@@ -666,6 +698,8 @@ def render_text(outcome: Outcome) -> str:
     result = outcome.result
     if not result.ok:
         return f"error: {printable(result.message)}"
+    if outcome.view == "3d" and outcome.board_path is not None:
+        return result.message  # one line, naming the picture
     parts = [result.message]
     if result.items:
         parts.append("\n".join(result.items))

@@ -8,6 +8,9 @@ players natively, ties included), its default parameters (a new player is mu 25,
   else tied (Druid's three-player hex: the winner first, the others tied). A draw (on the board or by
   agreement) ties its players. A win is a ``win``, a shared first place without winners a ``draw``, anything
   else a ``loss``; Backgammon's points (gammons, the cube) go into the statistics, not into the rating.
+* **Backgammon matches** are rated once, whatever their number of games: as their last game, won by the match's
+  winner, worth the match's length in the statistics (a match to 5 won: 5 points won; lost: 5 points lost). The
+  games before it count for nothing on their own.
 * **The number shown.** ``1000 + 30 * (mu - 3 * sigma)``, rounded: the conservative estimate (the rating the
   player is very likely above) scaled so that 30 points are one unit of openskill's scale, about what one Elo
   point is in win chances. Everyone starts at 1000; a player of average strength whose rating has settled (sigma
@@ -188,13 +191,15 @@ def rated_game(
     seats: Sequence[str],
     resigned: Iterable[int],
     variant: str | None = None,
+    points: int | None = None,
 ) -> RatedGame | None:
     """A finished game as the ratings take it; ``None`` for one that counts for nothing (cancelled).
-    ``variant``: the variant of its ``options``, when the caller knows it already."""
+    ``variant``: the variant of its ``options``, when the caller knows it already; ``points``: what the win is
+    worth, when not the outcome's points (a Backgammon match: its length)."""
     if outcome.cancelled:
         return None
     places, results = placing(outcome, len(seats), resigned)
-    value = outcome.points if outcome.winners else 0
+    value = (outcome.points if points is None else points) if outcome.winners else 0
     points = tuple([value if result == "win" else -value for result in results])
     variant = variant_of(game, options, len(seats)) if variant is None else variant
     return RatedGame(game.name, variant, tuple(seats), places, results, points)
@@ -300,7 +305,10 @@ def finished_to_rated(finished: FinishedGame, variant: str | None = None) -> Rat
         return None  # a damaged game is reported when it is opened (and by pbm check)
     if outcome is None:
         return None
-    return rated_game(game, finished.options, outcome, finished.seats, finished.resigned, variant)
+    if finished.match_length is not None and not finished.match_final:
+        return None  # a game inside a Backgammon match: the match is rated once, as its last game
+    points = finished.match_length
+    return rated_game(game, finished.options, outcome, finished.seats, finished.resigned, variant, points)
 
 
 @contextmanager

@@ -54,9 +54,9 @@ class _Call:
 
 async def _keep_session(connection: asyncpg.Connection) -> None:
     """What a connection needs when it goes back to the pool: nothing beyond asyncpg's own rollback of a
-    transaction left open. The store sets no session state, listens to nothing and takes advisory locks only
-    inside transactions, so asyncpg's default reset (``RESET ALL`` and more) would be a wasted round trip on
-    every statement."""
+    transaction left open. The store sets no session state, listens on none of them (LISTEN has a connection of
+    its own, :meth:`PostgresPool.listener`) and takes advisory locks only inside transactions, so asyncpg's
+    default reset (``RESET ALL`` and more) would be a wasted round trip on every statement."""
 
 
 class PostgresPool:
@@ -65,8 +65,10 @@ class PostgresPool:
     #: set by the store for SQLite; rows here are asyncpg records, read by index like ``sqlite3.Row``
     row_factory: Any = None
 
-    def __init__(self, raw: asyncpg.Pool) -> None:
+    def __init__(self, raw: asyncpg.Pool, url: str = "") -> None:
         self._raw = raw
+        #: the server's URL, for a connection of its own outside the pool (:meth:`listener`)
+        self._url = url
         #: the connection the current task holds for a transaction, with that task: a task created inside the
         #: transaction inherits the variable but not the connection (asyncpg refuses two operations at once)
         self._bound: ContextVar[tuple[asyncio.Task[Any] | None, asyncpg.Connection] | None] = ContextVar(
@@ -78,7 +80,12 @@ class PostgresPool:
         """The pool, with one connection opened now (so a wrong URL or a server that is down fails here) and up
         to ``size`` opened as they are needed."""
         raw = await asyncpg.create_pool(url, min_size=1, max_size=max(1, size), reset=_keep_session)
-        return cls(raw)
+        return cls(raw, url)
+
+    async def listener(self) -> asyncpg.Connection:
+        """A connection of its own, outside the pool, for LISTEN: it stays with its listener for good, so it must
+        not take one of the pool's few connections; the caller closes it."""
+        return await asyncpg.connect(self._url)
 
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> _Call:
         return _Call(self, sql, parameters, many=False)

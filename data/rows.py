@@ -36,6 +36,24 @@ class GameRow(NamedTuple):
     deadline: float | None = None
     #: the id of the game's clock timer as read (see :class:`data.store.ClockWrite`)
     timer_id: int | None = None
+    #: the Backgammon match the game is part of (``None``: none), and which of its games it is (from 1)
+    match_id: int | None = None
+    match_game: int | None = None
+
+
+class MatchRow(NamedTuple):
+    """A Backgammon match as stored: its length, players (seat order), the score per seat as of its last finished
+    game, how many games it has had, ``status`` (``active``, ``finished``, ``cancelled``) and its winner."""
+
+    id: int
+    length: int
+    players: list[str]
+    score: list[int]
+    games: int
+    status: str
+    winner: str | None
+    created_at: float
+    updated_at: float
 
 
 class GameSummary(NamedTuple):
@@ -254,3 +272,7 @@ class FinishedGame(NamedTuple):
     resigned: list[int]
     ended_at: float
     seq: int | None
+    #: the length of the Backgammon match the game was part of (``None``: none), and whether it is the game that
+    #: ended that match: a match is rated once, as its last game
+    match_length: int | None = None
+    match_final: bool = False

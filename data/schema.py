@@ -68,7 +68,32 @@ _SERVER_SETTINGS = """
     CREATE INDEX IF NOT EXISTS audit_by_guild ON audit_log(guild_id, id);
     """
 
-#: Migration 9, the same on both databases but for the types: tournaments (:mod:`data.store.tournaments`). One row
+#: Migration 10, the same on both databases but for the types: Backgammon matches. A match is one row (its length,
+#: players, the score as of its last finished game, how many games it has had, and how it ended); its games are
+#: linked to it in order, each game in at most one match, and a match's game number taken once: two processes
+#: ending the same game can never both start the next one. ``IF NOT EXISTS`` keeps the script harmless when a test
+#: winds ``schema_version`` back over it (no column is added to an existing table for the same reason).
+_MATCHES = """
+    CREATE TABLE IF NOT EXISTS matches (
+        id          {serial},
+        length      {id} NOT NULL,
+        players     TEXT NOT NULL,
+        score       TEXT NOT NULL,
+        games       {id} NOT NULL DEFAULT 0,
+        status      TEXT NOT NULL CHECK (status IN ('active', 'finished', 'cancelled')),
+        winner      TEXT,
+        created_at  {real} NOT NULL,
+        updated_at  {real} NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS match_games (
+        match_id    {id} NOT NULL REFERENCES matches(id),
+        number      {id} NOT NULL,
+        game_id     {id} NOT NULL UNIQUE REFERENCES games(id) ON DELETE CASCADE,
+        PRIMARY KEY (match_id, number)
+    );
+    """
+
+#: Migration 11, the same on both databases but for the types: tournaments (:mod:`data.store.tournaments`). One row
 #: per tournament: what it plays (the game, the format, the option words every game of it takes, the table sizes),
 #: who organised it, where it lives (server, channel), its signup (who joined, in order; the most players; when the
 #: signup closes) and, once started, its whole state as the JSON of :class:`bot.competition.Tournament`, under a
@@ -110,11 +135,11 @@ _TOURNAMENTS = """
     CREATE INDEX IF NOT EXISTS tournament_games_unrecorded ON tournament_games(recorded, game_id);
     """
 
-#: Migration 9 on SQLite also lets the timers table hold a tournament's signup deadline (kind ``tournament``):
+#: Migration 11 on SQLite also lets the timers table hold a tournament's signup deadline (kind ``tournament``):
 #: SQLite cannot change a CHECK constraint, so the table is made again with the new one and its rows (and the
 #: high-water mark of its ids, which are never reused) copied over.
 _TOURNAMENT_TIMERS_SQLITE = """
-    CREATE TABLE IF NOT EXISTS timers_v9 (
+    CREATE TABLE IF NOT EXISTS timers_v11 (
         id       INTEGER PRIMARY KEY AUTOINCREMENT,
         due_at   REAL NOT NULL,
         kind     TEXT NOT NULL CHECK (kind IN ('clock', 'proposal', 'vacation', 'deliver', 'tournament')),
@@ -123,12 +148,12 @@ _TOURNAMENT_TIMERS_SQLITE = """
         ref      INTEGER,
         data     TEXT NOT NULL DEFAULT '{}'
     );
-    INSERT INTO timers_v9 (id, due_at, kind, game_id, player_id, ref, data)
+    INSERT INTO timers_v11 (id, due_at, kind, game_id, player_id, ref, data)
         SELECT id, due_at, kind, game_id, player_id, ref, data FROM timers;
-    DELETE FROM sqlite_sequence WHERE name = 'timers_v9';
-    INSERT INTO sqlite_sequence (name, seq) SELECT 'timers_v9', seq FROM sqlite_sequence WHERE name = 'timers';
+    DELETE FROM sqlite_sequence WHERE name = 'timers_v11';
+    INSERT INTO sqlite_sequence (name, seq) SELECT 'timers_v11', seq FROM sqlite_sequence WHERE name = 'timers';
     DROP TABLE timers;
-    ALTER TABLE timers_v9 RENAME TO timers;
+    ALTER TABLE timers_v11 RENAME TO timers;
     CREATE INDEX IF NOT EXISTS timers_due ON timers(due_at);
     CREATE INDEX IF NOT EXISTS timers_by_game ON timers(game_id, kind);
     """
@@ -355,7 +380,34 @@ MIGRATIONS: tuple[str, ...] = (
     _RENAME_VARIANTS,
     # 8: server settings and the moderators' audit log (see _SERVER_SETTINGS)
     _SERVER_SETTINGS.format(id="INTEGER", real="REAL", serial="INTEGER PRIMARY KEY"),
-    # 9: tournaments, their games, and the signup deadline as a timer (see _TOURNAMENTS)
+    # 9: the web front's sign-ins. A session is a browser signed in as a player (its cookie holds a random token;
+    # only the token's SHA-256 is kept, so whoever reads the database cannot sign in with it), with the token its
+    # forms must carry (``csrf``) and whether it was made by trusted local play (valid only while that lasts). A
+    # link is a one-time sign-in (``pbm web-link``, Discord's /web), used at most once before it expires. (IF NOT
+    # EXISTS: a database put back to an older version by hand, with these tables still in it, migrates again.)
+    """
+    CREATE TABLE IF NOT EXISTS web_sessions (
+        id          TEXT PRIMARY KEY,
+        player_id   TEXT NOT NULL REFERENCES players(id),
+        csrf        TEXT NOT NULL,
+        trusted     INTEGER NOT NULL DEFAULT 0,
+        created_at  REAL NOT NULL,
+        expires_at  REAL NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS web_sessions_by_player ON web_sessions(player_id);
+    CREATE INDEX IF NOT EXISTS web_sessions_by_expiry ON web_sessions(expires_at);
+    CREATE TABLE IF NOT EXISTS web_links (
+        id          TEXT PRIMARY KEY,
+        player_id   TEXT NOT NULL REFERENCES players(id),
+        created_at  REAL NOT NULL,
+        expires_at  REAL NOT NULL,
+        used_at     REAL
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS web_links_by_expiry ON web_links(expires_at);
+    """,
+    # 10: Backgammon matches (see _MATCHES)
+    _MATCHES.format(id="INTEGER", real="REAL", serial="INTEGER PRIMARY KEY"),
+    # 11: tournaments, their games, and the signup deadline as a timer (see _TOURNAMENTS)
     _TOURNAMENTS.format(id="INTEGER", real="REAL", serial="INTEGER PRIMARY KEY") + _TOURNAMENT_TIMERS_SQLITE,
 )
 
@@ -568,7 +620,30 @@ PG_MIGRATIONS: tuple[str, ...] = (
     _SERVER_SETTINGS.format(
         id="BIGINT", real="DOUBLE PRECISION", serial="BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
     ),
-    # 9: tournaments, their games, and the signup deadline as a timer
+    # 9: the web front's sessions and one-time sign-in links
+    """
+    CREATE TABLE IF NOT EXISTS web_sessions (
+        id          TEXT PRIMARY KEY,
+        player_id   TEXT NOT NULL REFERENCES players(id),
+        csrf        TEXT NOT NULL,
+        trusted     BIGINT NOT NULL DEFAULT 0,
+        created_at  DOUBLE PRECISION NOT NULL,
+        expires_at  DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS web_sessions_by_player ON web_sessions(player_id);
+    CREATE INDEX IF NOT EXISTS web_sessions_by_expiry ON web_sessions(expires_at);
+    CREATE TABLE IF NOT EXISTS web_links (
+        id          TEXT PRIMARY KEY,
+        player_id   TEXT NOT NULL REFERENCES players(id),
+        created_at  DOUBLE PRECISION NOT NULL,
+        expires_at  DOUBLE PRECISION NOT NULL,
+        used_at     DOUBLE PRECISION
+    );
+    CREATE INDEX IF NOT EXISTS web_links_by_expiry ON web_links(expires_at);
+    """,
+    # 10: Backgammon matches
+    _MATCHES.format(id="BIGINT", real="DOUBLE PRECISION", serial="BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"),
+    # 11: tournaments, their games, and the signup deadline as a timer
     _TOURNAMENTS.format(
         id="BIGINT", real="DOUBLE PRECISION", serial="BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
     )

@@ -3,7 +3,8 @@
 Points carry the same absolute numbers as the text board and the move notation (13-24 along the top, 12-1 along
 the bottom), so what a player reads on the picture is what they type. X's checkers are dark and O's light, so they
 differ in lightness on both Discord themes; the board sits on its own opaque panel. The shared header
-(render.header) opens the picture: the status, one row per player (pips, checkers borne off, the cube when they
+(render.header) opens the picture: the status (with a match game's place in its match beside it), one row per
+player (their match score in a match, pips, checkers borne off, the cube when they
 own it, their modes, their clock) and the last play in words. The cube lies on the bar: in its middle while
 centred, at its owner's end once taken, and in the middle, outlined and showing the value offered, while a double
 waits for an answer.
@@ -387,12 +388,31 @@ def header(state: BackgammonState) -> head.Header:
     """The shared header: status, a row per colour (X first), the opening roll or the last play in words."""
     seats = [_seat(state, state.seat_of_colour(colour)) for colour in (EKS, OHS)]
     mover = None if state.is_over else state.to_move
-    return head.Header(status(state), tuple(seats), mover, (last_text(state),))
+    return head.Header(status(state), tuple(seats), mover, (last_text(state),), aside=match_aside(state))
+
+
+def match_aside(state: BackgammonState) -> str:
+    """A match game's place in its match, beside the status: ``match to 5, game 3`` (``, Crawford`` in the
+    Crawford game); each player's score is among their facts. Empty in a money game."""
+    match = state.match
+    if match is None:
+        return ""
+    return f"match to {match.length}, game {match.game}" + (", Crawford" if match.crawford else "")
+
+
+def match_score(state: BackgammonState, seat: int) -> int | None:
+    """A player's match score as the picture shows it: before this game while it runs, after it once it is over."""
+    if state.match is None:
+        return None
+    end = state.match_end()
+    return (state.match.score if end is None else end.score)[seat]
 
 
 def _seat(state: BackgammonState, seat: int) -> head.Seat:
     colour = state.colour[seat]
-    facts = [f"pips {state.pips(colour)}"]
+    score = match_score(state, seat)
+    facts = [] if score is None else [f"score {score}"]
+    facts.append(f"pips {state.pips(colour)}")
     off = state.points[colour][OFF]
     if off:
         facts.append(f"{off} off")

@@ -476,6 +476,12 @@ class GameState(ABC):
             self.ply += 1
         return events
 
+    def push_preview(self, move: Any) -> list[Event]:
+        """Apply ``move`` as :meth:`push` does for a preview: where what follows the move is left to chance (the
+        next player's dice), stop before it, since nobody may know it before the move is made. Games without
+        chance play it out as :meth:`push`."""
+        return self.push(move)
+
     def _counts(self, move: Any) -> bool:
         """Whether ``move`` advances the move counter; pbmserv's swap does not (Druid overrides this)."""
         return True
@@ -517,6 +523,12 @@ class GameState(ABC):
             raise IllegalMoveError("draw", f"{self.game.title} has no draws")
         self._finish(Outcome((), "drawn by agreement", cause="agreement"))
         return [Event("draw", "the players agreed to a draw")]
+
+    def carry_context(self, saved: Mapping[str, Any]) -> None:
+        """Take from ``saved`` (a saved state of this same game, :meth:`to_json`) what the game started with that its
+        options, players and seed do not say, so that replaying its log from the start gives the same game: a
+        Backgammon match's score before the game. Games without such context have nothing to take."""
+        del saved
 
     def adopt_dice(self, later: GameState) -> None:
         """Take the random generator of ``later`` (a later position of this game): a move taken back is then

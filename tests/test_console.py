@@ -232,8 +232,9 @@ def test_pbm_do_moves_and_shows_import_nothing_of_discord_postgres_or_matplotlib
         assert loaded_after(command) == "False False False", command
 
 
-def test_pbm_run_without_a_token_points_to_the_console(tmp_path: Path) -> None:
+def test_pbm_sync_without_a_token_points_to_the_console(tmp_path: Path) -> None:
+    """(``pbm run`` without a token serves the web UI instead: tests/test_web_cli.py.)"""
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PBM_DATA_DIR": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-m", "bot", "run"], capture_output=True, text=True, env=env, check=False)
+    done = subprocess.run([sys.executable, "-m", "bot", "sync"], capture_output=True, text=True, env=env, check=False)
     assert done.returncode == 2
     assert "DISCORD_TOKEN" in done.stderr and "pbm console" in done.stderr

@@ -17,6 +17,8 @@ import pytest
 from rules import registry
 
 ROOT = Path(__file__).resolve().parent.parent
+#: when the commands whose picture is compared run
+NOW = "2026-12-01T09:00Z"
 
 #: run ``pbm ARGS`` in this interpreter, then list the modules executed (lazy ones not yet used are left out)
 PROBE = """
@@ -78,11 +80,12 @@ def test_a_show_and_a_move_load_only_what_they_use(tmp_path: Path, name: str) ->
     db = str(tmp_path / "imports.sqlite3")
     game = registry.get(name)
     players = " ".join(f"p{i}" for i in range(game.min_players))
-    _, code, _ = pbm(tmp_path, "do", "--db", db, f"{name} challenge {players}")
+    # one moment for both: a clock note that moved on (7d left, then 6d 23h) is a new picture, drawn again
+    _, code, _ = pbm(tmp_path, "do", "--db", db, "--now", NOW, f"{name} challenge {players}")
     assert code == 0
     others = [other for other in registry.names() if other != name]
 
-    _, code, shown = pbm(tmp_path, "do", "--db", db, f"{name} show 1")
+    _, code, shown = pbm(tmp_path, "do", "--db", db, "--now", NOW, f"{name} show 1")
     assert code == 0
     assert f"rules.{name}" in shown
     # the picture on disk already shows this position (the challenge drew it): nothing is drawn

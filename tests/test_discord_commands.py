@@ -37,7 +37,7 @@ async def test_resign_in_the_thread_ends_the_game_and_pings_nobody(discord_world
     assert len(w.fake.channel_log(table.thread.id)) == posts + 1
     assert resigned.ephemeral and resigned.deleted  # asked in the thread: the final board there is the answer
     assert final.layout and final.text().startswith("### Druid 1: bob won") and "alice resigned" in final.text()
-    assert final.pinged == [] and final.silent and final.custom_ids() == ["pbm:r:1"]
+    assert final.pinged == [] and final.silent and final.custom_ids() == ["pbm:r:1", "pbm:3d:1"]  # Druid: 3D too
     assert again.text() == "game 1 is over"
     assert row.status == "finished"
 
@@ -297,5 +297,5 @@ async def test_replay_posts_an_animated_gif_and_the_game_over_button_does_too(
     assert [a.filename for a in replay.attachments] == ["druid-1-replay.gif"]
     assert replay.attachments[0].data.startswith(b"GIF89a")
     assert wrong.ephemeral and "choose a range inside it" in wrong.text()
-    assert final.custom_ids() == ["pbm:r:1"]
+    assert final.custom_ids() == ["pbm:r:1", "pbm:3d:1"]
     assert pressed.attachments and pressed.attachments[0].data.startswith(b"GIF89a")

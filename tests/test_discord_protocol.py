@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.actions import Result
+from bot.board_files import Picture
 from bot.discord.followups import LATE_NOTE
 from bot.discord.front import render_board
 from tests.fakediscord.commands import check_commands
@@ -31,12 +31,12 @@ def posts_to(fake: FakeDiscord, thread: int) -> list[tuple[int, float]]:
     ]
 
 
-def late_render(fake: FakeDiscord, minutes: float = 16) -> Callable[[Result], bytes | None]:
+def late_render(fake: FakeDiscord, minutes: float = 16) -> Callable[[Picture], bytes | None]:
     """A board that takes ``minutes`` on the fake's clock to draw (the interaction's token ages; nobody waits)."""
 
-    def render(result: Result) -> bytes | None:
+    def render(board: Picture) -> bytes | None:
         fake.advance(minutes * 60)
-        return render_board(result)
+        return render_board(board)
 
     return render
 

@@ -12,7 +12,7 @@ import discord.gateway
 import discord.http
 import yarl
 
-from bot.actions import Result
+from bot.board_files import Picture
 from bot.config import Config
 from bot.discord.client import apply_endpoints
 from bot.discord.front import REPOST_GRACE, new_nonce, render_board
@@ -26,10 +26,10 @@ THREAD_POSTS = "POST /channels/{channel_id}/messages"
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 
 
-def slow_render(result: Result) -> bytes | None:
+def slow_render(board: Picture) -> bytes | None:
     """A board that takes longer to draw than Discord waits for an answer."""
     time.sleep(3.3)
-    return render_board(result)
+    return render_board(board)
 
 
 async def test_a_slow_render_still_acknowledges_within_three_seconds(discord_world: World, tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ import discord
 import pytest
 
 from ai.analysis import PlayerSummary
-from bot.actions import Result
+from bot.board_files import Picture
 from bot.discord.client import setup_logging
 from bot.discord.front import render_board
 from data.store import LogEntry, Store
@@ -126,7 +126,7 @@ async def test_board_without_a_picture_keeps_the_clocks_once_above_the_text_boar
     w = discord_world
     clock = FakeClock(NOON)
 
-    def no_picture(result: Result) -> bytes | None:
+    def no_picture(board: Picture) -> bytes | None:
         return None
 
     async with pbm_running(w.fake, tmp_path / "pbm.sqlite3", clock=clock, render=no_picture):
@@ -246,9 +246,9 @@ async def test_a_move_in_its_thread_answered_after_discords_15_minutes_sends_no_
     async with pbm_running(w.fake, db):
         table = await start_game(w.fake, w.channel, "druid", [w.alice, w.bob], options="-size=5")
 
-    def late_render(result: Result) -> bytes | None:
+    def late_render(board: Picture) -> bytes | None:
         w.fake.advance(16 * 60)
-        return render_board(result)
+        return render_board(board)
 
     async with pbm_running(w.fake, db, render=late_render):
         moved = await w.fake.slash(w.alice, table.thread.id, "move", {"move": "c3"})

@@ -132,7 +132,7 @@ async def test_a_game_logged_either_way_reads_in_the_fixed_form_shows_earlier_po
         "6. bob: h@2,-2 (Auto)",
     ]
     report = await check(console.actions)
-    assert report.lines() == ["1 game(s) checked: all sound"]
+    assert report.lines() == ["1 game checked: all sound"]
 
 
 async def test_a_taken_back_move_is_marked_with_its_auto_moves(console: Console) -> None:

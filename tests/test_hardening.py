@@ -178,8 +178,9 @@ def test_pbm_run_that_cannot_reach_discord_says_so_in_one_line(tmp_path: Path) -
     assert verbose.returncode == 2 and "Traceback" in verbose.stderr
 
 
-def test_pbm_run_without_a_token_creates_no_database(tmp_path: Path) -> None:
-    done = pbm(tmp_path, "run")
+def test_pbm_sync_without_a_token_creates_no_database(tmp_path: Path) -> None:
+    """(``pbm run`` without a token serves the web UI on the local database: tests/test_web_cli.py.)"""
+    done = pbm(tmp_path, "sync")
     assert done.returncode == 2 and "DISCORD_TOKEN" in done.stderr
     assert not (tmp_path / "data").exists()
 
@@ -413,11 +414,11 @@ def test_boards_are_written_atomically_beside_their_own_database(tmp_path: Path)
 
 
 def test_show_draws_a_board_only_when_the_picture_on_disk_is_not_already_of_this_position(tmp_path: Path) -> None:
-    db = str(tmp_path / "c.sqlite3")
-    assert pbm(tmp_path, "do", "--db", db, "druid challenge alice bob").returncode == 0
+    db, now = str(tmp_path / "c.sqlite3"), "2026-12-01T09:00Z"  # one moment: the clock notes stay as drawn
+    assert pbm(tmp_path, "do", "--db", db, "--now", now, "druid challenge alice bob").returncode == 0
     probe = (
         "import sys; from bot.cli import main; "
-        f"main(['do', '--db', {db!r}, 'druid show 1']); print('PIL' in sys.modules)"
+        f"main(['do', '--db', {db!r}, '--now', {now!r}, 'druid show 1']); print('PIL' in sys.modules)"
     )
 
     def shown_with_pillow() -> bool:
@@ -425,7 +426,7 @@ def test_show_draws_a_board_only_when_the_picture_on_disk_is_not_already_of_this
         return done.stdout.strip().endswith("True")
 
     assert not shown_with_pillow()  # the challenge drew this very position
-    assert pbm(tmp_path, "do", "--db", db, "--no-images", "druid move 1 alice c3").returncode == 0
+    assert pbm(tmp_path, "do", "--db", db, "--now", now, "--no-images", "druid move 1 alice c3").returncode == 0
     assert shown_with_pillow()  # the position moved on: drawn again
     assert not shown_with_pillow()
     from PIL import Image

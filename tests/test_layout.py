@@ -113,6 +113,28 @@ def test_only_the_discord_front_imports_discord() -> None:
     assert outside == []
 
 
+def test_the_web_front_knows_no_discord_and_only_the_command_line_knows_it() -> None:
+    """``bot.web`` imports the actions, the store, the renderers and the rules, never the Discord front (it learns
+    of nothing from Discord, and tells Discord through an announcer the command line wires); and nothing imports
+    ``bot.web`` but the command line."""
+    web = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in sorted((ROOT / "bot" / "web").rglob("*.py"))
+        for line, module in imported_modules(path)
+        if module.split(".")[0] == "discord" or module.startswith("bot.discord")
+    ]
+    assert web == []
+    importers = {
+        str(path.relative_to(ROOT))
+        for package in ("bot", "data", "render", "rules", "ai")
+        for path in (ROOT / package).rglob("*.py")
+        if (ROOT / "bot" / "web") not in path.parents
+        for _, module in imported_modules(path)
+        if module == "bot.web" or module.startswith("bot.web.")
+    }
+    assert importers == {"bot/cli.py"}
+
+
 def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     """The rule above is not vacuous: a stray import is reported with its file and line."""
     stray = tmp_path / "stray.py"

@@ -16,6 +16,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 import render
+from bot import board_files
 from bot.actions import Actions, Result
 from bot.console import Console, Outcome, render_json, render_text
 from bot.ratings import MU, SIGMA, display, placing, plackett_luce, read_variant
@@ -145,8 +146,9 @@ async def test_unrated_and_declined_games_change_nothing(console: Console) -> No
     rated = await ok(console, "druid show 1")
     assert rated.board_text().splitlines()[0] == "rated: bob 945?, alice 1103?"
     assert rated.seat_ratings() == {0: "945?", 1: "1103?"}
-    assert rated.board_png() == render.board_png(rated.state, None, {0: "945?", 1: "1103?"})
-    assert rated.board_png() != render.board_png(rated.state)
+    picture = board_files.picture(rated)
+    assert picture is not None and picture.png() == render.board_png(rated.state, None, {0: "945?", 1: "1103?"})
+    assert picture.png() != render.board_png(rated.state)
     from bot.discord.layout import turn_text
 
     assert turn_text(rated).splitlines()[1] == "-# rated: bob 945?, alice 1103?"  # Discord's turn message

@@ -359,3 +359,15 @@ def test_an_analysis_counts_decisions_in_the_singular_and_the_plural() -> None:
 
     assert PlayerSummary(0, "alice", 1, 0.0).line().startswith("alice: 1 decision, 0.000 equity lost")
     assert PlayerSummary(1, "bob", 2, 0.0).line().startswith("bob: 2 decisions, 0.000 equity lost")
+
+
+def test_a_game_between_computers_says_its_end_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The reply chain of an all-computer game closes with the short status when a line above gives the reason:
+    once "ai:2 wins: ...", then "Druid: ai:2 won", never the status again in full."""
+    printed = lines(tmp_path / "pbm.sqlite3", T0, "druid challenge -size=3 ai:1 ai:2", capsys)
+    endings = [line for line in printed if " won" in line or " wins" in line]
+    assert len(endings) == 2, endings
+    assert endings[0].startswith(("ai:1 wins: ", "ai:2 wins: ")) and endings[1] in (
+        "Druid: ai:1 won",
+        "Druid: ai:2 won",
+    )

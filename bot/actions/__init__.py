@@ -25,7 +25,8 @@ Notes for fronts:
   is the number an open challenge's rating range is checked against. A result about a game carries ``rated``,
   ``ratings`` (each player's, as shown) and, when the action ended a rated game, ``rating_changes``.
 * ``Result.notify`` names the players to ping (the player to move, after a turn change) and nobody else;
-  ``Result.board_png()`` renders with Pillow and is CPU work: the Discord front runs it in an executor.
+  a result's picture is :func:`bot.board_files.picture` (the same for both fronts); drawing it is Pillow's CPU
+  work, which the Discord front runs in an executor.
 * ``Result.events`` are the things that happened (rolls, hits, captures, auto moves, passes); ``message``
   already lists their texts, one per line, and ends with the status line.
 * ``moves(game_id, prefix)`` feeds autocomplete (at most 25, prefix-filtered); ``move`` re-validates everything.

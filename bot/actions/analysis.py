@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.actions.base import ActionsBase
-from bot.actions.common import MODERATION_ENTRIES, Result, _fail, replay_steps, taken_back
+from bot.actions.common import MODERATION_ENTRIES, Result, _fail, replay_steps, start_of, taken_back
 from data.store import DamagedRowError, LogRow
 from rules.base import GameError, GameState
 
@@ -31,7 +31,7 @@ class AnalysisActions(ActionsBase):
         from ai import analysis
 
         try:
-            records = _decisions(game.new(row.options, row.players, row.seed), await self.store.log(game_id))
+            records = _decisions(start_of(game, row), await self.store.log(game_id))
             report = await self._offload(analysis.analyze, records)
         except analysis.AnalysisUnavailable as exc:
             return _fail(str(exc), **fields)
@@ -39,10 +39,13 @@ class AnalysisActions(ActionsBase):
             return _fail(f"game {game_id} cannot be analysed: {exc}", **fields)
         lines = [rating.line() for rating in report.ratings]
         summary = [player.line() for player in report.players]
+        match = getattr(start_of(game, row), "match", None)
+        unit = "equity lost per decision"
+        if match is not None:  # each game of a match in match winning chances, by the score it was played at
+            unit = f"game {match.game} of match {match.id} to {match.length}, in match winning chances"
         return Result(
             ok=True,
-            message=f"Backgammon game {game_id}, analysed by GNU Backgammon (equity lost per decision)\n"
-            + "\n".join(summary),
+            message=f"Backgammon game {game_id}, analysed by GNU Backgammon ({unit})\n" + "\n".join(summary),
             items=lines,
             status=row.status,
             players=list(row.players),

@@ -14,7 +14,7 @@ from bot.actions.common import (
     _fail,
     _player_to_move,
     _winners,
-    status_line,
+    closing_status,
     think_here,
 )
 from bot.correspondence.clock import Clock
@@ -159,9 +159,12 @@ class ActionsBase:
         )
         write = await self._clock_after(clock_json, to_move, turn_passed=turn_passed, active=status == "active", at=at)
         rating = None
-        if status == "finished" and outcome is not None and is_rated(clock_json):
+        match = getattr(state, "match", None)
+        end = None if match is None or outcome is None else state.match_end()  # type: ignore[attr-defined]
+        if status == "finished" and outcome is not None and is_rated(clock_json) and (end is None or end.over):
             options = state.options if before is None else before.options
-            counted = rated_game(state.game, options, outcome, state.players, state.resigned)
+            points = None if match is None else match.length  # a match is rated once, as its last game
+            counted = rated_game(state.game, options, outcome, state.players, state.resigned, points=points)
             rating = None if counted is None else RatingWrite(counted, RATER)
         try:
             await self.store.commit_actions(
@@ -184,6 +187,8 @@ class ActionsBase:
             )
         except StaleWriteError:
             return changed_meanwhile(game_id)
+        if match is not None and match.id is not None and status != "active":
+            await self._record_match(state, match, end)
         self.store.after_commit(lambda: self._note_change(game_id))
         if status != "active":
             await self._game_over(game_id, state)
@@ -196,6 +201,17 @@ class ActionsBase:
     def _tell_news(self, result: Result) -> None:
         """Put on ``result`` what its game's end did elsewhere (a tournament's news: its lines in the message,
         the rest in ``result.news`` for the fronts to post); nothing here."""
+
+    async def _record_match(self, state: GameState, match: Any, end: Any) -> None:
+        """The match of a game that just ended, updated in the same transaction: its score after a game won on the
+        board, its winner once it is over, cancelled with its game (a game declined or cancelled by a moderator:
+        the match ends without a result)."""
+        if end is None:
+            await self.store.record_match(match.id, match.score, status="cancelled")
+        elif end.winner is None:
+            await self.store.record_match(match.id, end.score)
+        else:
+            await self.store.record_match(match.id, end.score, status="finished", winner=state.players[end.winner])
 
     def _note_change(self, game_id: int) -> None:
         now = time.monotonic()
@@ -385,10 +401,11 @@ class ActionsBase:
         to_move = _player_to_move(state)
         notify = [to_move] if ping and to_move is not None and (to_move != actor or len(events) > 1) else []
         lines = [message, *(e.text for e in events if e.text and e.text != message)]
-        said = outcome is not None and any(outcome.reason in line for line in lines)
-        summary = status_line(game, state, with_reason=not said)
-        if summary and summary not in lines and status_line(game, state) not in lines:  # said once, in full
+        summary = closing_status(game, state, lines)
+        if summary is not None:
             lines.append(summary)
+        if outcome is not None and getattr(state, "match", None) is not None:
+            lines.append(state.match_text())  # type: ignore[attr-defined]  # what the game did to its match
         return Result(
             ok=True,
             message="\n".join(lines),

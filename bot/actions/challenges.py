@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.actions.base import ActionsBase, one_transaction
@@ -30,7 +31,7 @@ from data.store import (
     StaleWriteError,
 )
 from rules import registry
-from rules.base import GameDef, GameError
+from rules.base import GameDef, GameError, GameState
 
 #: how many times an answer to a challenge is tried when other players answered it at the same moment
 ANSWER_ATTEMPTS = 5
@@ -310,11 +311,20 @@ class ChallengeActions(ActionsBase):
         channel_id: int | None,
         prefix: str = "",
         challenge_id: int | None = None,
+        state: GameState | None = None,
+        reply: bool = True,
     ) -> Result:
         """Create a game (the one ``challenge_id`` started, if any, which then names it) and play what the server
-        and computer players play at once."""
-        seed = self._seed()
-        state = game.new(options, players, seed)
+        and computer players play at once. ``state``: the game's first position when it is made already (the next
+        game of a Backgammon match); a first game of a match (``-match=n``) starts the match. ``reply``: computer
+        players to move reply at once (else the caller has them reply)."""
+        if state is None:
+            state = game.new(options, players, self._seed())
+        seed = state.seed
+        match = getattr(state, "match", None)
+        if match is not None and match.id is None:
+            match = replace(match, id=await self.store.create_match(match.length, players))
+            state.match = match  # type: ignore[attr-defined]
         memory = state.memory()
         to_move = _player_to_move(state)
         clock = Clock(time_rules)
@@ -332,6 +342,8 @@ class ChallengeActions(ActionsBase):
             memory=memory,
             clock=await self._schedule(clock, stored=True, active=True),
         )
+        if match is not None:
+            await self.store.link_match_game(match.id, match.game, game_id)
         if challenge_id is not None:  # before any computer thinks: the challenge names its game from the start
             await self.store.update_challenge(
                 challenge_id, expected_status="accepted", status="accepted", game_id=game_id
@@ -342,7 +354,10 @@ class ChallengeActions(ActionsBase):
             await self._commit(game_id, 0, entries, state, memory_from=len(memory), before=before)
         described = _described(game, options, time_rules)
         message = f"{prefix}{game.title} game {game_id} started: {', '.join(players)}{described}"
-        return await self._after_action(self._game_result(game, game_id, state, message, events, actor=None))
+        if match is not None:
+            message += "\nM" + match.describe(players)[1:]
+        started = self._game_result(game, game_id, state, message, events, actor=None)
+        return await self._after_action(started) if reply else started
 
 
 def _described(game: GameDef, options: dict[str, Any], time_rules: TimeRules) -> str:

@@ -196,11 +196,16 @@ class ClockActions(ActionsBase):
         return move_number is None or row.move_number == move_number
 
     async def tick(self) -> Result:
-        """The sweep once, for the console (``pbm do tick``, with ``--now`` to act at another time)."""
+        """The sweep once, for the console (``pbm do tick``, with ``--now`` to act at another time), and, as the
+        bot's sweep does, computer players whose turn waits play on (games between computer players pause after
+        a number of moves in a row: see :data:`bot.actions.play.COMPUTER_MOVES_IN_A_ROW`)."""
         notices = await self.sweep()
         items = [f"{n.kind}: {n.text}" for n in notices]
+        resumed = await self.resume_computers(0.0)  # type: ignore[attr-defined]
+        items += [f"game {r.game_id}: {r.message}" for r in resumed]
+        done = len(notices) + len(resumed)
         when = format_local(self._clock(), "UTC")
-        message = f"{count(len(notices), 'thing')} done at {when}" if notices else f"nothing due at {when}"
+        message = f"{count(done, 'thing')} done at {when}" if done else f"nothing due at {when}"
         return Result(ok=True, message=message, items=items)
 
     # ---- vacation ------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any
 
 from data.store import (
     DamagedRowError,
+    GameRow,
     GameSummary,
     LogEntry,
     LogRow,
@@ -123,6 +124,14 @@ class Result:
     #: what the action did to tournaments (:class:`bot.actions.tournaments.News`: a round over, the next one's
     #: games started, the end), for fronts to post in the tournament's channel and the new games' threads
     news: list[Any] = field(default_factory=list)
+    #: the game this action finished when the result is about the next game of its match, which started at once:
+    #: fronts may post that game's final board where it lives too
+    finished_game: int | None = None
+
+    def match(self) -> dict[str, Any] | None:
+        """The Backgammon match the game shown is part of (``None``: none), as ``--json`` gives it (see
+        :func:`match_json`)."""
+        return match_json(self.state)
 
     def legal_move_texts(self) -> list[str]:
         """The legal moves of the player to move in the position this result is about (empty when the game is
@@ -153,14 +162,6 @@ class Result:
             return ""
         names = ", ".join(f"{p} {self.ratings[p]}" for p in self.state.players if p in self.ratings)
         return f"{'rated' if self.rated else 'unrated'}: {names}"
-
-    def board_png(self) -> bytes | None:
-        """The board picture of ``state`` (imports Pillow on first use; fronts call it off their event loop)."""
-        if self.state is None:
-            return None
-        from render import board_png
-
-        return board_png(self.state, self.seat_notes() or None, self.seat_ratings() or None)
 
     def board_text(self) -> str | None:
         if self.state is None:
@@ -194,6 +195,8 @@ class Result:
             "ratings": self.ratings or None,
             "rating_changes": [shift.to_json() for shift in self.rating_changes] or None,
             "data": self.data or None,
+            "match": self.match(),
+            "finished_game": self.finished_game,
         }
 
 
@@ -262,6 +265,37 @@ async def think_here(state: GameState, player: str, seconds: float | None) -> tu
     return decide_now(state, player, seconds)
 
 
+def match_json(state: GameState | None) -> dict[str, Any] | None:
+    """A Backgammon game's match for fronts and ``--json``: its number, length, which game of it this is, whether
+    it is the Crawford game, the score by player (before this game while it runs; after it once it is over),
+    whether the match is over and who won it, and whether it was cancelled with this game. ``None`` for a game that
+    is no match's."""
+    match = getattr(state, "match", None)
+    if state is None or match is None:
+        return None
+    end = state.match_end()  # type: ignore[attr-defined]
+    score = match.score if end is None else end.score
+    winner = None if end is None or end.winner is None else state.players[end.winner]
+    return {
+        "id": match.id,
+        "length": match.length,
+        "game": match.game,
+        "crawford": match.crawford,
+        "score": {state.players[0]: score[0], state.players[1]: score[1]},
+        "over": winner is not None,
+        "winner": winner,
+        "cancelled": bool(state.is_over and state.outcome().cancelled),  # type: ignore[union-attr]
+    }
+
+
+def start_of(game: GameDef, row: GameRow) -> GameState:
+    """A stored game's position before its first move, from which its log replays: its options, players and seed,
+    and what it started with beyond them (a Backgammon match's score, see :meth:`GameState.carry_context`)."""
+    state = game.new(row.options, row.players, row.seed)
+    state.carry_context(row.snapshot)
+    return state
+
+
 def _player_to_move(state: GameState) -> str | None:
     seat = state.to_move
     return None if seat is None or state.is_over else state.players[seat]
@@ -275,11 +309,23 @@ def _spread(total: int, count: int) -> list[int]:
 
 
 def _without_status(message: str, game: GameDef, state: GameState) -> list[str]:
-    """The lines of an action's message without its closing status line (a longer report gets one at its end)."""
+    """The lines of an action's message without its closing status line, in full or short (a longer report gets
+    one at its end)."""
     lines = message.splitlines()
-    if lines and lines[-1] == status_line(game, state):
+    if lines and lines[-1] in (status_line(game, state), status_line(game, state, with_reason=False)):
         lines.pop()
     return lines
+
+
+def closing_status(game: GameDef, state: GameState, lines: list[str]) -> str | None:
+    """The status line a report ends with: in full, or without the reason when a line above already says it
+    ("alice wins: bob ran out of time" then "Druid: alice won"); none when a line above is already that status."""
+    outcome = state.outcome()
+    said = outcome is not None and any(outcome.reason in line for line in lines)
+    summary = status_line(game, state, with_reason=not said)
+    if not summary or summary in lines or status_line(game, state) in lines:
+        return None
+    return summary
 
 
 def _announce(game: GameDef, player: str, move_text: str, events: list[Event]) -> str:

@@ -21,6 +21,7 @@ from bot.actions.common import (
     _winners,
     replay_steps,
     shorten,
+    start_of,
     status_line,
 )
 from bot.correspondence.options import describe_options
@@ -62,7 +63,7 @@ class LookingActions(ActionsBase):
         """Rebuild a game from its seed and its log, up to move number ``until`` (all of it by default). After a
         takeback a move number comes again: the position shown is the latest one at that number."""
         game = registry.get(row.type)
-        state = game.new(row.options, row.players, row.seed)
+        state = start_of(game, row)
         log = await self.store.log(row.id)
         if not any(entry.text == "undo" for entry in log):
             for entry in log:
@@ -104,7 +105,7 @@ class LookingActions(ActionsBase):
         moves = [entry for entry in log if first < entry.number <= last]
         wanted = len(moves) + 1
         keep = set(_spread(wanted, REPLAY_FRAMES))
-        replaying = game.new(row.options, row.players, row.seed)
+        replaying = start_of(game, row)
         try:
             steps = replay_steps(replaying, log)
             for _entry, (_logged, after) in zip(before, steps, strict=False):
@@ -147,7 +148,7 @@ class LookingActions(ActionsBase):
         except DamagedRowError as exc:
             return _fail(str(exc), game_id=game_id)
         lines: list[str] = []
-        dice = game.new(row.options, row.players, row.seed).turn_context()  # the opening roll is not logged
+        dice = start_of(game, row).turn_context()  # the opening roll is not logged
         previous_number = 0
         shown: dict[int, tuple[range, str]] = {}  # action number -> (its lines, the dice before it)
         for seq, entry in enumerate(log, start=1):

@@ -282,7 +282,9 @@ def _forfeiting(row: GameRow, state: GameState, seat: int, why: str, *, declinab
     """What removing ``seat`` does to a game, as log entries, events and the line saying it; ``declinable``: a
     game still in its first round is cancelled (not a tournament's game, which is lost like any other)."""
     player = state.players[seat]
-    if declinable and state.ply < len(row.players):  # the first round: cancelled, as a resignation then declines
+    match = getattr(state, "match", None)
+    # the first round (of a match, its first game's): the game is cancelled, as a resignation then declines it
+    if declinable and state.ply < len(row.players) and (match is None or match.game == 1):
         reason = f"{player} left before the first round was over ({why})"
         state.cancel(cancelled_by_moderator(reason))
         text = f"game {row.id} was cancelled by a moderator: {reason}; it does not count for the ratings"

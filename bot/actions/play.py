@@ -16,9 +16,9 @@ from bot.actions.common import (
     _run_server_loop,
     _stale,
     _without_status,
+    closing_status,
     shorten,
     split_move_number,
-    status_line,
 )
 from bot.correspondence.clock import Clock
 from bot.correspondence.options import TimeRules
@@ -28,8 +28,15 @@ from data.store import (
 )
 from rules.base import Event, GameDef, GameError, GameState, MoveSyntaxError, Resign
 
+#: the most moves computer players make in a row within one action: a game between computer players stops
+#: there, so that a console command ends and the bot's sweep lets go (a default Drogo game runs to about 1,200)
+COMPUTER_MOVES_IN_A_ROW = 2000
+
 
 class PlayActions(ActionsBase):
+    #: see :data:`COMPUTER_MOVES_IN_A_ROW` (tests lower it on an instance)
+    computer_moves_in_a_row = COMPUTER_MOVES_IN_A_ROW
+
     # ---- moves ---------------------------------------------------------------------------------------------
 
     @one_transaction
@@ -131,6 +138,33 @@ class PlayActions(ActionsBase):
             game, game_id, state, _announce(game, player, move_text, events), events + more_events, actor=player
         )
         result.played, result.played_by = move_text, player
+        if result.status == "finished" and getattr(state, "match", None) is not None:
+            return await self._next_match_game(row, game, state, result)
+        return result
+
+    async def _next_match_game(self, row: GameRow, game: GameDef, state: GameState, ended: Result) -> Result:
+        """A game of a Backgammon match was won on the board: when the match goes on, its next game starts now, in
+        the same transaction, between the same players with the same options and clock (who starts: the opening
+        roll, as in every game). The result is about the new game; its message first tells how the last one ended
+        and the match's score. When the match is over, ``ended`` as it is."""
+        following = state.next_game(self._seed())  # type: ignore[attr-defined]
+        if following is None:
+            return ended
+        told = ended.message.splitlines()  # how the game ended, and the match's score (see _game_result)
+        result = await self._start_game(  # type: ignore[attr-defined]
+            game,
+            dict(row.options),
+            list(row.players),
+            TimeRules.from_json((row.clock or {}).get("rules")),
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            prefix="\n".join(told) + "\n",
+            state=following,
+            reply=False,
+        )
+        result.events = [*ended.events, *result.events]
+        result.played, result.played_by = ended.played, ended.played_by
+        result.finished_game = row.id
         return result
 
     async def _out_of_time(self, row: GameRow, player: str) -> str | None:
@@ -165,8 +199,10 @@ class PlayActions(ActionsBase):
         return await self._resign(row, game, state, player)
 
     async def _resign(self, row: GameRow, game: GameDef, state: GameState, player: str) -> Result:
-        # a tournament's game is never declined: its players were paired to play it, and resigning loses it
-        if state.ply < len(row.players) and await self.store.tournament_game(row.id) is None:
+        match = getattr(state, "match", None)
+        # a match's later game is never declined, nor a tournament's (its players were paired to play it)
+        first_round = state.ply < len(row.players) and (match is None or match.game == 1)
+        if first_round and await self.store.tournament_game(row.id) is None:
             return await self._decline_game(row, game, state, player)
         waiting_on = _player_to_move(state)
         try:
@@ -239,6 +275,7 @@ class PlayActions(ActionsBase):
         events = list(result.events)
         private = list(result.private)
         last = result
+        computer_moves = 0
         while last.status == "active" and last.to_move is not None:
             player = last.to_move
             assert last.game_id is not None and last.state is not None
@@ -246,6 +283,10 @@ class PlayActions(ActionsBase):
             if _is_computer_name(player):
                 if self._think is None or last.game_id in self._thinking:
                     break
+                if computer_moves == self.computer_moves_in_a_row:
+                    lines.append(_pause_line(computer_moves))
+                    break
+                computer_moves += 1
                 self._thinking.add(last.game_id)
                 try:
                     async with self.store.suspended():  # what came before is committed; nobody waits on a search
@@ -272,7 +313,9 @@ class PlayActions(ActionsBase):
             last = reply
         if last is not result:
             assert last.state is not None
-            lines.append(status_line(game, last.state))
+            summary = closing_status(game, last.state, lines)
+            if summary is not None:
+                lines.append(summary)
             last.message = "\n".join(line for line in lines if line)
             last.events = events
             human = last.to_move if last.to_move is not None and not _is_computer_name(last.to_move) else None
@@ -320,3 +363,11 @@ class PlayActions(ActionsBase):
             result.notify.remove(player)
             result.held[player] = release
             result.message += f"\n({player} will be told later)"  # saying when would tell everyone their hours
+
+
+def _pause_line(moves: int) -> str:
+    """What a game between computer players says when it stops at :data:`COMPUTER_MOVES_IN_A_ROW`."""
+    return (
+        f"The computer players pause after {moves:,} moves in a row; they play on at the next sweep"
+        " (pbm do tick in the console)."
+    )

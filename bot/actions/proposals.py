@@ -12,7 +12,7 @@ back with the dice already rolled (the generator is not rewound), and its dice a
 from __future__ import annotations
 
 from bot.actions.base import ActionsBase, one_transaction
-from bot.actions.common import Result, _fail, _is_computer_name, replay_steps, shorten, taken_back
+from bot.actions.common import Result, _fail, _is_computer_name, replay_steps, shorten, start_of, taken_back
 from bot.correspondence.clock import Clock
 from bot.correspondence.periods import DAY
 from bot.text import count
@@ -164,12 +164,12 @@ class ProposalActions(ActionsBase):
         if isinstance(target, str):
             return _fail(target, game_id=row.id, game_type=game.name)
         earlier: GameState | None = None
-        replaying = game.new(row.options, row.players, row.seed)
+        replaying = start_of(game, row)
         for entry, now_state in replay_steps(replaying, log):
             if entry.seq == target.seq - 1:
                 earlier = now_state.clone()
         if earlier is None:  # the target is the first action: back to the start
-            earlier = game.new(row.options, row.players, row.seed)
+            earlier = start_of(game, row)
         earlier.adopt_dice(state)
         text = f"move {target.number} ({target.player_id}: {target.text}) was taken back"
         event = Event("undo", text, None, {"seq": target.seq})

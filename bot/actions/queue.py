@@ -157,7 +157,7 @@ class QueueActions(ActionsBase):
                     raise
                 move = after.parse_move(alternative, state.seat_of(player))
             move_text = after.move_text(move)
-            events = after.push(move)
+            events = after.push_preview(move)
         except GameError as exc:
             return _fail(str(exc), **fields)
         lines = [f"preview of move {number} in game {game_id}: {player} plays {move_text} (not played)"]

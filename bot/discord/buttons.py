@@ -11,8 +11,10 @@ from typing import Any
 import discord
 
 from bot.actions import Result
+from bot.board_files import caption_3d
 from bot.discord.followups import answer, defer_publicly
 from bot.discord.ports import bot_of
+from render import has_3d
 from rules.base import GameError
 
 log = logging.getLogger("pbm.discord")
@@ -170,6 +172,42 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb
         await bot_of(interaction).games.post_replay(interaction, self.game_id)
 
 
+class ViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pbm:3d:(?P<game>\d+)"):
+    """On the turn messages of a game with a 3D view (Druid, Drogo): the 3D picture of the game's current
+    position, for anyone who asks, answered privately so the thread keeps one board per turn."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label="3D view", style=discord.ButtonStyle.secondary, custom_id=f"pbm:3d:{game_id}"
+        )
+        super().__init__(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ViewButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        bot = bot_of(interaction)
+        shown = await bot.actions.show(self.game_id)
+        if not shown.ok:
+            await answer(interaction, shown.message, ephemeral=True)
+            return
+        upload, _text = await bot.front.board_upload(shown, "3d")
+        if upload is None:
+            await answer(interaction, f"the 3D view of game {self.game_id} could not be drawn", ephemeral=True)
+            return
+        await answer(interaction, caption_3d(shown), ephemeral=True, uploads=(upload,))
+
+
+def has_3d_view(result: Result) -> bool:
+    """Whether the position ``result`` shows has a 3D view to offer (Druid and Drogo games)."""
+    return result.state is not None and result.game_id is not None and has_3d(result.state.game.name)
+
+
 def challenge_view(challenge_id: int, *, decline: bool = True) -> discord.ui.View:
     """Accept / Decline / Withdraw for a new challenge; an open challenge naming nobody but its challenger has
     no Decline (Accept takes a seat, and nobody is asked)."""
@@ -200,10 +238,11 @@ def accepted_words(result: Result) -> list[str]:
 def move_items(result: Result) -> list[discord.ui.Item[Any]]:
     """The controls of a turn message: a menu of the legal moves when they are :data:`MAX_SELECT_OPTIONS` or
     fewer, then buttons for the one-word commands the player to move can send; a Replay button once the game is
-    over (not for a game cancelled before a move); none for a game that is not being played."""
+    over (not for a game cancelled before a move); none for a game that is not being played. A game with a 3D
+    view has a "3D view" button last, while it is played and once it is over."""
     state = result.state
     if state is not None and state.is_over and result.game_id is not None and state.ply > 0:
-        return [ReplayButton(result.game_id)]
+        return [ReplayButton(result.game_id), *_view_button(result)]
     if result.game_id is None or state is None or result.status not in (None, "active"):
         return []
     words = accepted_words(result)
@@ -212,7 +251,12 @@ def move_items(result: Result) -> list[discord.ui.Item[Any]]:
     if 0 < len(moves) <= MAX_SELECT_OPTIONS:
         items.append(MoveSelect(result.game_id, state.ply + 1, moves))
     items += [MoveButton(result.game_id, state.ply + 1, word) for word in words[:MAX_BUTTONS]]
-    return items
+    return items + _view_button(result)
+
+
+def _view_button(result: Result) -> list[discord.ui.Item[Any]]:
+    """The 3D view button of a game that has a 3D view, else none."""
+    return [ViewButton(result.game_id)] if result.game_id is not None and has_3d_view(result) else []
 
 
 def move_view(result: Result) -> discord.ui.View | None:

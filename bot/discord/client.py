@@ -28,6 +28,7 @@ from discord.ext import commands
 
 from bot.actions import Actions, Result
 from bot.actions.limits import CommandRate
+from bot.board_files import Picture
 from bot.config import Config
 from bot.discord.admin import AdminCommands
 from bot.discord.buttons import (
@@ -37,12 +38,14 @@ from bot.discord.buttons import (
     PreviewButton,
     ProposalButton,
     ReplayButton,
+    ViewButton,
 )
 from bot.discord.cog import GameCommands, show_board_menu, word_commands
 from bot.discord.front import REPOST_GRACE, Front, render_board
 from bot.discord.ratings import PageButton, RatingCommands
 from bot.discord.thinking import ComputerPool
 from bot.discord.tree import RatedTree
+from bot.discord.web_bridge import web_command
 from data.store import Store
 from render import chart
 
@@ -80,7 +83,7 @@ class PbmBot(commands.AutoShardedBot):
         *,
         seed_source: Callable[[], int] | None = None,
         force_sync: bool = False,
-        render: Callable[[Result], bytes | None] = render_board,
+        render: Callable[[Picture], bytes | None] = render_board,
         clock: Callable[[], float] | None = None,
     ) -> None:
         """``clock`` is the one time source of the actions (default: the system clock shifted by
@@ -145,6 +148,7 @@ class PbmBot(commands.AutoShardedBot):
             clock=self.clock,
         )
         self.front = Front(self, self.actions, self._render)
+        self.front.web_url = self.config.web_public_url
         self.games = GameCommands(self.actions, self.front)
         await self.add_cog(self.games)
         self.ratings = RatingCommands(self.actions, self.front, self.clock)
@@ -154,8 +158,9 @@ class PbmBot(commands.AutoShardedBot):
         for command in word_commands(self.games):
             self.tree.add_command(command)
         self.tree.add_command(show_board_menu(self.games))
+        self.tree.add_command(web_command(self))
         self.add_dynamic_items(
-            ChallengeButton, MoveButton, MoveSelect, ReplayButton, ProposalButton, PreviewButton, PageButton
+            ChallengeButton, MoveButton, MoveSelect, ReplayButton, ViewButton, ProposalButton, PreviewButton, PageButton
         )
         # matplotlib's import and fonts, about a third of a second, are paid now on a worker thread rather than by
         # the first /profile; nothing waits for it
@@ -278,12 +283,16 @@ def create_bot(config: Config, **options: object) -> PbmBot:
     return PbmBot(config, **options)  # type: ignore[arg-type]
 
 
-async def _run(config: Config) -> None:
+#: what runs beside the bot in its event loop for as long as the bot does (the web UI, see ``pbm run``)
+Alongside = Callable[["PbmBot"], contextlib.AbstractAsyncContextManager[Any]]
+
+
+async def _run(config: Config, alongside: Alongside | None = None) -> None:
     bot = create_bot(config)
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):
         loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
-    async with bot:
+    async with bot, alongside(bot) if alongside is not None else contextlib.nullcontext():
         assert config.token is not None
         await bot.start(config.token)
 
@@ -335,9 +344,10 @@ def _serve(main: Callable[[], Coroutine[Any, Any, None]], verbose: bool) -> int:
     return 0
 
 
-def run_bot(config: Config, *, verbose: bool = False) -> int:
-    """``pbm run``: serve until stopped (SIGTERM or Ctrl-C closes the connection and the database cleanly)."""
-    return _serve(lambda: _run(config), verbose)
+def run_bot(config: Config, *, verbose: bool = False, alongside: Alongside | None = None) -> int:
+    """``pbm run``: serve until stopped (SIGTERM or Ctrl-C closes the connection and the database cleanly);
+    ``alongside`` runs in the same event loop for as long as the bot does (the web UI)."""
+    return _serve(lambda: _run(config, alongside), verbose)
 
 
 async def push_commands(config: Config) -> None:

@@ -17,8 +17,9 @@ from discord.ext import commands
 from bot.actions import Actions, Result
 from bot.actions.limits import default_level
 from bot.actions.settings import ServerSettings
+from bot.board_files import caption_3d
 from bot.correspondence.options import MAX_RATING
-from bot.discord.buttons import challenge_view, preview_view, proposal_view
+from bot.discord.buttons import challenge_view, has_3d_view, preview_view, proposal_view
 from bot.discord.followups import Upload, answer, defer_publicly, remove_placeholder
 from bot.discord.front import PLAIN_LIMIT, Front, PostError, new_nonce
 from bot.discord.gate import challenge_refusal
@@ -32,6 +33,7 @@ REPLY_LIMIT = 1900
 #: suggestions Discord shows at most
 MAX_CHOICES = 25
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+VIEW_CHOICES = [app_commands.Choice(name="top", value="top"), app_commands.Choice(name="3d", value="3d")]
 #: Discord's default upload limit; a replay is kept under it (or under the interaction's own limit)
 REPLAY_LIMIT = 10 * 1024 * 1024
 
@@ -361,8 +363,15 @@ class GameCommands(commands.Cog):
     # ---- looking -------------------------------------------------------------------------------------------
 
     @app_commands.command(description="Show a board, now or after a given move")
-    @app_commands.describe(game="game id (implied in its thread)", at="show the board after this move number")
-    async def board(self, interaction: discord.Interaction, game: int | None = None, at: int | None = None) -> None:
+    @app_commands.describe(
+        game="game id (implied in its thread)",
+        at="show the board after this move number",
+        view="top: the board (default); 3d: the 3D view of Druid and Drogo",
+    )
+    @app_commands.choices(view=VIEW_CHOICES)
+    async def board(
+        self, interaction: discord.Interaction, game: int | None = None, at: int | None = None, view: str = "top"
+    ) -> None:
         await defer_publicly(interaction)
         game_id = await self.game_for(interaction, game)
         if game_id is None:
@@ -372,10 +381,29 @@ class GameCommands(commands.Cog):
         if not result.ok:
             await refuse_publicly_deferred(interaction, result.message)
             return
+        if view == "3d":
+            await self._board_3d(interaction, result)
+            return
         upload, text_board = await self.front.board_upload(result)
         await answer(
             interaction, board_message(result, text_board), ephemeral=False, uploads=(upload,) if upload else ()
         )
+
+    async def _board_3d(self, interaction: discord.Interaction, result: Result) -> None:
+        """``/board view:3d``: the 3D picture with its one line; a game without a 3D view, or a picture that
+        could not be drawn, is answered privately in one line."""
+        assert result.state is not None
+        if not has_3d_view(result):
+            title = result.state.game.title
+            await refuse_publicly_deferred(
+                interaction, f"{title} has no 3D view; /board without `view` shows its board"
+            )
+            return
+        upload, _text = await self.front.board_upload(result, "3d")
+        if upload is None:
+            await refuse_publicly_deferred(interaction, f"the 3D view of game {result.game_id} could not be drawn")
+            return
+        await answer(interaction, caption_3d(result), ephemeral=False, uploads=(upload,))
 
     @app_commands.command(description="An animated replay of a game, one frame a move")
     @app_commands.describe(

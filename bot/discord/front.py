@@ -22,10 +22,13 @@ from dataclasses import dataclass
 
 import discord
 
+from bot import board_files
 from bot.actions import Actions, Notice, Result
+from bot.board_files import Picture
 from bot.discord.buttons import move_view
 from bot.discord.followups import Upload
 from bot.discord.layout import turn_layout, turn_text
+from bot.identity import player_of_discord_account
 from data.store import GameRow, NotFoundError, StaleWriteError
 
 log = logging.getLogger("pbm.discord")
@@ -71,14 +74,18 @@ def new_nonce() -> str:
     return secrets.token_hex(10)
 
 
-def render_board(result: Result) -> bytes | None:
-    """The board PNG of a result; runs in a worker thread. Separate so tests can slow it down."""
-    return result.board_png()
+def render_board(board: Picture) -> bytes | None:
+    """The PNG of a board picture, drawn as the console draws it; runs in a worker thread. Separate so tests can
+    slow it down."""
+    return board.png()
 
 
-def picture_name(result: Result) -> str:
-    """The board picture's file name, the same for every post of a game ("druid-12.png")."""
-    return f"{result.game_type}-{result.game_id}.png"
+def picture_name(result: Result, view: str = "top") -> str:
+    """The board picture's file name, the same for every post of a game and as the console names it
+    ("druid-12.png"; its 3D view "druid-12-3d.png")."""
+    assert result.game_id is not None
+    game = result.state.game.name if result.state is not None else str(result.game_type)
+    return board_files.file_name(game, result.game_id, view=view)
 
 
 def picture(result: Result, png: bytes) -> discord.File:
@@ -121,7 +128,7 @@ def with_mentions(text: str, players: list[tuple[str, int]]) -> str:
 class Front:
     """The Discord side of every action: identity, threads, turn messages, notifications."""
 
-    def __init__(self, client: discord.Client, actions: Actions, render: Callable[[Result], bytes | None]) -> None:
+    def __init__(self, client: discord.Client, actions: Actions, render: Callable[[Picture], bytes | None]) -> None:
         self.client = client
         self.actions = actions
         self.store = actions.store
@@ -130,6 +137,14 @@ class Front:
         self._watchers_lock = asyncio.Lock()
         #: (server, user) pairs this process has recorded as seen (see :meth:`player_id`)
         self._seen: set[tuple[int, int]] = set()
+        #: the web UI's public address (``PBM_WEB_PUBLIC_URL``): turn messages link to the game's page there
+        self.web_url: str | None = None
+
+    def board_url(self, result: Result) -> str | None:
+        """The web page of the game a turn shows, or ``None`` when the web UI has no public address."""
+        if not self.web_url or result.game_id is None:
+            return None
+        return f"{self.web_url.rstrip('/')}/g/{result.game_id}"
 
     # ---- identity ------------------------------------------------------------------------------------------
 
@@ -147,15 +162,7 @@ class Front:
         return player
 
     async def _player_of(self, user: discord.abc.User) -> str:
-        known = await self.store.player_by_discord_id(user.id)
-        if known is not None:
-            return known
-        name = user.name
-        holder = await self.store.discord_id_of(name)
-        if holder is not None and holder != user.id:  # the holder may be this user: an earlier command of theirs,
-            name = f"{user.name}-{user.id}"  # still running, has just recorded them
-        await self.store.ensure_player(name, user.id)
-        return name
+        return await player_of_discord_account(self.store, user.id, user.name)
 
     async def mentions(self, players: list[str]) -> list[discord.Object]:
         """Discord users behind player ids (console-only players have none)."""
@@ -256,19 +263,23 @@ class Front:
 
     # ---- turn messages -------------------------------------------------------------------------------------
 
-    async def board_png(self, result: Result) -> bytes | None:
-        """The board picture, drawn in a worker thread; ``None`` when there is none or drawing failed."""
+    async def board_png(self, result: Result, view: str = "top") -> bytes | None:
+        """The board picture in ``view`` (:func:`bot.board_files.picture`, as the console draws it), drawn in a
+        worker thread; ``None`` when there is none or drawing failed."""
+        board = board_files.picture(result, view)
+        if board is None:
+            return None
         try:
-            return await asyncio.to_thread(self.render, result)
+            return await asyncio.to_thread(self.render, board)
         except Exception:
-            log.exception("game %s: drawing the board failed; posting it as text", result.game_id)
+            log.exception("game %s: drawing the board (%s) failed", result.game_id, view)
             return None
 
-    async def board_upload(self, result: Result) -> tuple[Upload | None, str]:
+    async def board_upload(self, result: Result, view: str = "top") -> tuple[Upload | None, str]:
         """The board as a PNG to attach, or (when drawing fails) as text in a code block."""
-        png = await self.board_png(result)
+        png = await self.board_png(result, view)
         if png is not None:
-            return Upload(picture_name(result), png), ""
+            return Upload(picture_name(result, view), png), ""
         return None, text_board(result)
 
     async def post_turn(
@@ -364,7 +375,7 @@ class Front:
         name = picture_name(result)
         try:
             return await thread.send(
-                view=turn_layout(result, name, pings),
+                view=turn_layout(result, name, pings, self.board_url(result)),
                 file=picture(result, png),
                 allowed_mentions=mentions,
                 silent=silent,

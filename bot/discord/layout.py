@@ -6,9 +6,10 @@ phone, the way a player looks at a turn —
 2. what just happened (the moves played, rolls, captures), without the status line the header already shows;
 3. the board picture, in a media gallery (it fills the container's width; its alt text says which board it is);
 4. the ping of the player to move and the spectators' mentions, next to
-5. the controls: the menu of legal moves on a row of its own, the one-word buttons five to a row, or Replay.
+5. the controls: the menu of legal moves on a row of its own, the one-word buttons five to a row, or Replay;
+6. a link button "Open board" to the game's web page, when ``PBM_WEB_PUBLIC_URL`` is set.
 
-At most 15 components of Discord's 40, and the text is kept within Discord's 4,000 characters for a message's
+At most 17 components of Discord's 40, and the text is kept within Discord's 4,000 characters for a message's
 text displays (what happened is shortened first; the header and the pings are always kept). A layout message
 has no ``content``: everything is in the components, which is also why it is only used where the board is a
 picture; the text board goes in a plain message (see :meth:`bot.discord.front.Front.post_turn`).
@@ -20,8 +21,9 @@ from typing import Any
 
 import discord
 
-from bot.actions import Result, status_line
+from bot.actions import Result
 from bot.discord.buttons import MoveSelect, move_items
+from bot.turn_text import clock_words, happened, headline, rating_words
 
 #: Discord's limit on the text of all the text displays of one message
 MAX_TEXT = 4000
@@ -31,46 +33,23 @@ MAX_ALT_TEXT = 1024
 ROW_WIDTH = 5
 
 
-def status_of(result: Result) -> str:
-    """The result's status line as the actions write it ("Druid: bob to move (move 2)"), or "" without a
-    position."""
-    state = result.state
-    return status_line(state.game, state) if state is not None else ""
-
-
-def headline(result: Result) -> str:
-    """The game with its number and who is to move or how it ended: "Druid 1: bob to move (move 2)"."""
-    title = result.state.game.title if result.state is not None else (result.game_type or "game").capitalize()
-    status = status_of(result)
-    what = status.split(": ", 1)[1] if ": " in status else status
-    return f"{title} {result.game_id}: {what}" if what else f"{title} {result.game_id}"
-
-
 def clock_line(result: Result) -> str:
     """Each player's clock in a few words, in small type; "" for an untimed or finished game."""
-    state = result.state
-    if not result.clock_notes or state is None or state.is_over:
-        return ""
-    return "-# clock: " + " · ".join(f"{player} {note}" for player, note in result.clock_notes.items())
+    words = clock_words(result)
+    return f"-# clock: {words}" if words else ""
 
 
 def rating_line(result: Result) -> str:
     """Rated or unrated, and each player's rating, in small type: "-# rated: alice 1532, bob 1000?"."""
-    header = result.rating_header()
+    header = rating_words(result)
     return f"-# {header}" if header else ""
-
-
-def happened(result: Result) -> str:
-    """The result's message without its status line (the header says it)."""
-    status = status_of(result)
-    return "\n".join(line for line in result.message.splitlines() if line and line != status)
 
 
 def turn_text(result: Result, limit: int = MAX_TEXT) -> str:
     """What a turn says, in ``limit`` characters: the headline, the clocks, the ratings, and what happened (cut
-    to fit; the lines above it are always kept). Every message that shows a game's position says it with this
-    (the turn layout's text, a plain turn message, ``/board``), so what a screen reader or a notification reads
-    does not depend on which message it is."""
+    to fit; the lines above it are always kept), worded by :mod:`bot.turn_text` and set in Discord's markdown.
+    Every message that shows a game's position says it with this (the turn layout's text, a plain turn message,
+    ``/board``), so what a screen reader or a notification reads does not depend on which message it is."""
     top = "\n".join(part for part in (f"### {headline(result)}", clock_line(result), rating_line(result)) if part)
     body = happened(result)
     room = limit - len(top) - 1
@@ -93,10 +72,17 @@ def control_rows(result: Result) -> list[discord.ui.ActionRow[Any]]:
     return rows
 
 
-def turn_layout(result: Result, picture: str, pings: str) -> discord.ui.LayoutView:
+def open_board_row(board_url: str | None) -> list[discord.ui.ActionRow[Any]]:
+    """A row with the link button "Open board" to the game's web page, when the web UI has a public address."""
+    if not board_url:
+        return []
+    return [discord.ui.ActionRow(discord.ui.Button(style=discord.ButtonStyle.link, label="Open board", url=board_url))]
+
+
+def turn_layout(result: Result, picture: str, pings: str, board_url: str | None = None) -> discord.ui.LayoutView:
     """The turn message for ``result``: the board is the uploaded file named ``picture`` (sent with the message),
-    ``pings`` the line of mentions ("" for none). Persistent: its controls are dynamic items, answered after a
-    restart too."""
+    ``pings`` the line of mentions ("" for none), ``board_url`` the game's web page (an "Open board" link button;
+    ``None``: none). Persistent: its controls are dynamic items, answered after a restart too."""
     alt = f"{headline(result)}: the board"[:MAX_ALT_TEXT]
     parts: list[discord.ui.Item[Any]] = [
         discord.ui.TextDisplay(turn_text(result, MAX_TEXT - len(pings))),
@@ -104,7 +90,7 @@ def turn_layout(result: Result, picture: str, pings: str) -> discord.ui.LayoutVi
     ]
     if pings:
         parts.append(discord.ui.TextDisplay(pings))
-    parts += control_rows(result)
+    parts += control_rows(result) + open_board_row(board_url)
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(discord.ui.Container(*parts))
     return view

@@ -2,8 +2,9 @@
 players, games, the move log, challenges, settings), :mod:`data.store.correspondence` (timers, vacations,
 proposals, conditional moves), :mod:`data.store.ratings` (ratings, leaderboards; games are rated in the commit
 that ends them, :mod:`data.store.rate`), :mod:`data.store.settings` (each server's settings, the moderators'
-audit log, the counts of the per-member limits) and :mod:`data.store.tournaments` (tournaments and their games).
-:class:`Store` is all of it."""
+audit log, the counts of the per-member limits), :mod:`data.store.web` (the web front's sessions and sign-in
+links, and the versions of the games its pages watch), :mod:`data.store.matches` (Backgammon matches and their
+games) and :mod:`data.store.tournaments` (tournaments and their games). :class:`Store` is all of it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from data.rows import (
     LogEntry,
     LogLine,
     LogRow,
+    MatchRow,
     ProposalRow,
     QueuedLine,
     RatedGame,
@@ -35,10 +37,11 @@ from data.store.core import (
     StoreError,
     describe_database_error,
 )
+from data.store.matches import MatchStore
 from data.store.rate import Rater, RatingWrite
-from data.store.ratings import RatingStore
 from data.store.settings import AuditRow, ServerSettingsRow, SettingsStore
 from data.store.tournaments import TournamentGame, TournamentRow, TournamentStore
+from data.store.web import LinkUse, WebSession, WebStore
 
 __all__ = [
     "MAX_GAME_ID",
@@ -50,9 +53,11 @@ __all__ = [
     "FinishedGame",
     "GameRow",
     "GameSummary",
+    "LinkUse",
     "LogEntry",
     "LogLine",
     "LogRow",
+    "MatchRow",
     "NotFoundError",
     "OutOfDateError",
     "ProposalRow",
@@ -71,9 +76,10 @@ __all__ = [
     "TournamentRow",
     "VacationRow",
     "VariantRow",
+    "WebSession",
     "describe_database_error",
 ]
 
 
-class Store(TournamentStore, SettingsStore, RatingStore):
+class Store(TournamentStore, SettingsStore, MatchStore, WebStore):
     """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""

@@ -56,7 +56,9 @@ UNPOSTED_END = "unposted;"
 #: pbm's data tables, parents first, each with the columns of its primary key (the order rows are copied in)
 COPIED_TABLES = {
     "players": "id",
+    "matches": "id",
     "games": "id",
+    "match_games": "match_id, number",
     "game_players": "game_id, seat",
     "moves": "game_id, seq",
     "challenges": "id",
@@ -73,9 +75,13 @@ COPIED_TABLES = {
     "guild_players": "guild_id, player_id",
     "guild_settings": "guild_id",
     "audit_log": "id",
+    "web_sessions": "id",
+    "web_links": "id",
     "tournaments": "id",
     "tournament_games": "game_id",
 }
+#: the tables whose ``id`` is text (a name, a token's hash), not a number from a sequence
+TEXT_IDS = ("players", "web_sessions", "web_links")
 #: rows read at a time when a database is copied
 COPY_BATCH = 500
 
@@ -147,6 +153,10 @@ REQUIRED_TABLES = (
     "guild_players",
     "guild_settings",
     "audit_log",
+    "web_sessions",
+    "web_links",
+    "matches",
+    "match_games",
     "tournaments",
     "tournament_games",
 )
@@ -674,7 +684,7 @@ class CoreStore(Units):
                 counts.append((table, here, there))
             if not target._sql.is_sqlite:
                 for table in COPIED_TABLES:
-                    if COPIED_TABLES[table] == "id" and table != "players":
+                    if COPIED_TABLES[table] == "id" and table not in TEXT_IDS:
                         await db.execute(
                             f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), MAX(id)) FROM {table}"
                             " HAVING MAX(id) IS NOT NULL"
@@ -803,16 +813,18 @@ class CoreStore(Units):
             " (SELECT id FROM timers WHERE game_id = games.id AND kind = 'clock' ORDER BY id LIMIT 1),"
             " (SELECT seq FROM moves WHERE game_id = games.id ORDER BY seq DESC LIMIT 1),"
             " (SELECT number FROM moves WHERE game_id = games.id ORDER BY seq DESC LIMIT 1),"
-            " EXISTS (SELECT 1 FROM game_memory WHERE game_id = games.id)"
+            " EXISTS (SELECT 1 FROM game_memory WHERE game_id = games.id),"
+            " (SELECT match_id FROM match_games WHERE game_id = games.id),"
+            " (SELECT number FROM match_games WHERE game_id = games.id)"
             " FROM games WHERE id = ?",
             (game_id,),
         ) as cursor:
             row = await cursor.fetchone()
         if row is None:
             raise NotFoundError(f"there is no game {game_id}")
-        game = _game_row(row)._replace(timer_id=row[-4])
-        _check_log_end(game, row[-3], row[-2])
-        if not row[-1]:
+        game = _game_row(row)._replace(timer_id=row[-6], match_id=row[-2], match_game=row[-1])
+        _check_log_end(game, row[-5], row[-4])
+        if not row[-3]:
             return game
         return game._replace(memory=await self.load_memory(game_id))
 
@@ -898,6 +910,8 @@ class CoreStore(Units):
                 await db.execute("DELETE FROM game_memory WHERE game_id = ?", (game_id,))
             await _append_memory(db, self._sql, game_id, 0 if memory_reset else memory_from, memory_append)
             await _close_proposals(db, game_id, carried_out, now)
+            if self._sql.notify_change is not None:  # delivered by PostgreSQL when this transaction commits
+                await db.execute(self._sql.notify_change, (str(game_id),))
             if rating is None:
                 return []
             return await write_rating(db, self._sql, game_id, rating, now)

@@ -134,6 +134,8 @@ class CorrespondenceStore(CoreStore):
             if int(row[0]) != expected_log_length:
                 raise StaleWriteError(f"game {game_id} changed meanwhile")
             await _write_clock(db, game_id, write)
+            if self._sql.notify_change is not None:  # a paused or resumed clock shows on the game's web page
+                await db.execute(self._sql.notify_change, (str(game_id),))
 
     async def clock_games_of(
         self, player_id: str

@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 
 from data.schema import MIGRATIONS, PG_MIGRATIONS
 
+#: the PostgreSQL channel a game's changes are announced on (the payload is the game's id)
+CHANGES_CHANNEL = "pbm_game_changed"
+
 
 @dataclass(frozen=True)
 class Dialect:
@@ -46,6 +49,10 @@ class Dialect:
     migration_lock: str | None
     #: appended to a read in a write transaction that the write depends on (SQLite: the transaction is exclusive)
     for_update: str
+    #: sent in the transaction that changes a game (its id as the payload), so every process that shows the game
+    #: hears of the commit (PostgreSQL's NOTIFY, delivered when the transaction commits); ``None``: no such channel
+    #: (SQLite: watchers poll the games they show, see :meth:`data.store.web.WebStore.game_versions`)
+    notify_change: str | None = None
     #: errors of the database itself (anything else is a bug); filled for PostgreSQL when it is opened
     errors: tuple[type[BaseException], ...] = field(default=(sqlite3.Error,))
     #: errors that mean two writers collided (a deadlock, a serialization failure): reported as a stale write
@@ -97,6 +104,7 @@ def postgresql() -> Dialect:
         # any constant will do, as long as every pbm uses the same one: 'pbm' in ASCII
         migration_lock="SELECT pg_advisory_xact_lock(7365229)",
         for_update=" FOR UPDATE",
+        notify_change=f"SELECT pg_notify('{CHANGES_CHANNEL}', ?)",
         errors=(asyncpg.PostgresError, asyncpg.InterfaceError, OSError),
         conflicts=(asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError),
     )

@@ -210,9 +210,11 @@ class RatingStore(CorrespondenceStore):
         field = self._sql.snapshot_field
         async with self._db.execute(
             f"SELECT g.id, g.type, g.options, {self._sql.game_unrated}, g.outcome,"
-            f" {field.format(key='players')}, {field.format(key='resigned')}, g.updated_at, r.seq FROM games g"
+            f" {field.format(key='players')}, {field.format(key='resigned')}, g.updated_at, r.seq,"
+            " m.length, CASE WHEN m.status = 'finished' AND mg.number = m.games THEN 1 ELSE 0 END FROM games g"
             f"{joins} LEFT JOIN (SELECT game_id, MIN(seq) AS seq FROM rating_changes GROUP BY game_id) r"
-            f" ON r.game_id = g.id WHERE g.status = 'finished' ORDER BY {order}",
+            " ON r.game_id = g.id LEFT JOIN match_games mg ON mg.game_id = g.id"
+            f" LEFT JOIN matches m ON m.id = mg.match_id WHERE g.status = 'finished' ORDER BY {order}",
             params,
         ) as cursor:
             rows = await cursor.fetchall()
@@ -234,6 +236,8 @@ class RatingStore(CorrespondenceStore):
                         json.loads(row[6] or "[]"),
                         float(row[7]),
                         None if row[8] is None else int(row[8]),
+                        None if row[9] is None else int(row[9]),
+                        row[10] == 1,
                     )
                 )
             except (TypeError, ValueError):

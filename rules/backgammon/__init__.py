@@ -15,8 +15,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules.backgammon.match import MAX_LENGTH, Match, MatchEnd, end_text
 from rules.backgammon.movegen import BAR, HIT_SHIFT, OFF, Step, decode, generate, pack, unpack
 from rules.backgammon.notation import Board, Reading, apply_step, interpret, step_problem, tokenize
+from rules.backgammon.texts import HELP, NOTATION
 from rules.base import (
     AmbiguousMoveError,
     Event,
@@ -145,6 +147,9 @@ class Toggle:
 class BackgammonState(GameState):
     """A game of Backgammon between ``players[0]`` and ``players[1]``; ``colour[seat]`` says who is X and O."""
 
+    #: set while :meth:`push_preview` plays a move: no die is rolled then (the dice are not known before the move)
+    _hold_roll = False
+
     def __init__(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> None:
         super().__init__(options, players, seed)
         if len(self.players) != 2:
@@ -164,6 +169,10 @@ class BackgammonState(GameState):
         self.dice: tuple[int, ...] = (first, second) if o_seat == 0 else (second, first)
         self.last: dict[str, Any] | None = None
         self._plays: dict[int, Play] | None = None
+        length = int(self.options.get("match") or 0)
+        #: the match this game is part of (``None``: a money game); a match's later games get theirs from
+        #: :meth:`next_game`
+        self.match: Match | None = Match(length, rule=not self.options.get("nocrawford")) if length else None
 
     @classmethod
     def from_points(
@@ -219,7 +228,46 @@ class BackgammonState(GameState):
         return sum(pip * side[pip] for pip in range(1, 26))
 
     def may_double(self, seat: int) -> bool:
-        return self.cube < MAX_CUBE and self.cube_owner in (None, seat)
+        crawford = self.match is not None and self.match.crawford
+        return self.cube < MAX_CUBE and self.cube_owner in (None, seat) and not crawford
+
+    # ---- the match ---------------------------------------------------------------------------------------
+
+    def match_end(self) -> MatchEnd | None:
+        """What this finished game did to its match (``None``: a money game, a game still running, or one
+        cancelled, which cancels the match). A game won on the board (borne off, a double refused) adds its points
+        to the winner's score; a resignation, a timeout or a moderator's decision gives the match to the winner."""
+        outcome = self._outcome
+        if self.match is None or outcome is None or outcome.cancelled or not outcome.winners:
+            return None
+        winner = outcome.winners[0]
+        if self.resigned or outcome.cause:
+            return self.match.forfeited(winner)
+        return self.match.after(winner, outcome.points)
+
+    def match_text(self) -> str:
+        """The match in one line (empty for a money game): while the game runs, the score before it; once it is
+        over, what it did to the match."""
+        if self.match is None:
+            return ""
+        end = self.match_end()
+        if self._outcome is not None and self._outcome.cancelled:
+            return _sentence(f"{self.match.describe(self.players)}: cancelled with this game")
+        if end is None:
+            return _sentence(self.match.describe(self.players))
+        outcome = self._outcome
+        assert outcome is not None
+        return _sentence(end_text(self.players, self.match, end, outcome.points))
+
+    def next_game(self, seed: int) -> BackgammonState | None:
+        """The match's next game, between the same players with the same options, its opening roll rolled again
+        from ``seed``; ``None`` when this game is not a finished game of a match that goes on."""
+        end = self.match_end()
+        if end is None or end.next is None:
+            return None
+        state = type(self)(self.options, self.players, seed)
+        state.match = end.next
+        return state
 
     def all_home(self, colour: int) -> bool:
         side = self.points[colour]
@@ -381,6 +429,8 @@ class BackgammonState(GameState):
 
     def _why_no_double(self, seat: int) -> str:
         """Why ``seat``, whose dice are rolled, could not double at the start of this turn."""
+        if self.match is not None and self.match.crawford:
+            return CRAWFORD_REFUSAL
         if self.cube_owner is not None and self.cube_owner != seat:
             owner = self.name(self.cube_owner)
             return f"{owner} owns the cube: you can double only when it is in the middle or yours"
@@ -513,6 +563,8 @@ class BackgammonState(GameState):
         return Outcome((self.turn,), reason, None, points)
 
     def _double(self) -> list[Event]:
+        if self.match is not None and self.match.crawford:
+            raise IllegalMoveError("double", CRAWFORD_REFUSAL)
         if self.phase != DECIDE or not self.may_double(self.turn):
             raise IllegalMoveError("double", "you cannot double now")
         self.phase = ANSWER
@@ -520,7 +572,19 @@ class BackgammonState(GameState):
         text = f"{self.name(self.turn)} doubles to {self.cube * 2}: {opponent}, take or drop"
         return [Event("double", text, self.turn, {"cube": self.cube * 2})]
 
+    def push_preview(self, move: Any) -> list[Event]:
+        """:meth:`push`, stopping before any roll the move leads to: the player who would roll is left to roll."""
+        self._hold_roll = True
+        try:
+            return self.push(move)
+        finally:
+            del self._hold_roll
+
     def _roll(self) -> list[Event]:
+        if self._hold_roll:
+            self.dice = ()
+            self.phase = DECIDE
+            return [Event("roll", f"then {self.name(self.turn)} rolls", self.turn, {"dice": []})]
         self.dice = (self.rng.die(), self.rng.die())
         self.phase = MOVE
         text = f"{self.name(self.turn)} rolled {dice_text(self.dice)}"
@@ -579,6 +643,8 @@ class BackgammonState(GameState):
             kind, factor = "gammon", 2
         else:
             kind, factor = "single game", 1
+        if factor > 1 and self.cube == 1 and self.options.get("jacoby"):
+            kind, factor = f"single game (no {kind}: the cube was not turned, -jacoby)", 1
         points = factor * self.cube
         cube = f", cube {self.cube}" if self.cube > 1 else ""
         reason = f"{self.name(seat)} bore off all 15 checkers: {kind}{cube} ({points} point{'s' if points > 1 else ''})"
@@ -589,9 +655,17 @@ class BackgammonState(GameState):
     def adopt_dice(self, later: GameState) -> None:
         self.rng = Rng(later.rng.state)  # type: ignore[attr-defined]
 
+    def carry_context(self, saved: Mapping[str, Any]) -> None:
+        """A match's later game starts from the score before it, which its options do not say: taken from the
+        game's saved state (where it never changes), so its log replays in the same match context."""
+        board = saved.get("board")
+        self.match = Match.from_json(board.get("match") if isinstance(board, Mapping) else None)
+
     def _resign_outcome(self, player: int, winner: int) -> Outcome:
         """A resignation scores 1 x cube (BG-5). Resigning while answering a double is refusing it: logs written
         before ``drop`` was a move of its own recorded a drop as ``resign``, and they replay to the same result."""
+        if self.match is not None:
+            return Outcome((winner,), f"{self.name(player)} resigned the match: {self.name(winner)} wins it", None, 1)
         if self.phase == ANSWER and player == 1 - self.turn:
             return self._refused_outcome()
         points = self.cube
@@ -673,6 +747,8 @@ class BackgammonState(GameState):
         if self.last is not None:
             lines.append(self._last_line(self.last))
         lines.append(self._turn_line())
+        if self.match is not None:
+            lines.append(self.match_text())
         return lines
 
     def _last_line(self, last: dict[str, Any]) -> str:
@@ -711,6 +787,7 @@ class BackgammonState(GameState):
             "rng": self.rng.state,
             "opening": [list(pair) for pair in self.opening],
             "last": self.last,
+            **({} if self.match is None else {"match": self.match.to_json()}),
         }
 
     def _load(self, data: Mapping[str, Any]) -> None:
@@ -748,7 +825,13 @@ class BackgammonState(GameState):
         self.rng = Rng(int(data["rng"]))
         self.opening = [[int(a), int(b)] for a, b in data["opening"]]
         self.last = _checked_last(data["last"])
+        self.match = Match.from_json(data.get("match"))
         self._plays = None
+
+
+def _sentence(text: str) -> str:
+    """A line that starts with a word of ours (``match ...``) capitalised; one that starts with a name as it is."""
+    return text[0].upper() + text[1:] if text.startswith("match") else text
 
 
 def _checked_last(raw: Any) -> dict[str, Any] | None:
@@ -771,40 +854,35 @@ def _checked_last(raw: Any) -> dict[str, Any] | None:
 def _validate(options: dict[str, Any], nplayers: int) -> dict[str, Any]:
     if nplayers != 2:
         raise OptionError(f"Backgammon is played by exactly 2 players, not {nplayers}")
+    if options.get("nocrawford") and not options.get("match"):
+        raise OptionError("-nocrawford is for matches: give the match's length too, like -match=5 -nocrawford")
+    if options.get("jacoby") and options.get("match"):
+        raise OptionError("-jacoby is for money games: in a match every gammon and backgammon counts")
     return options
 
 
-HELP = """\
-Two players race their 15 checkers around 24 points and off the board. X travels from point 1 up to 24 and \
-bears off beyond 24; O travels from 24 down to 1 and bears off beyond 1. At the start each player rolls one \
-die; the higher roll plays O, moves first and uses both of those dice (with -force, the first player named is O).
+#: the refusal of a double in the Crawford game
+CRAWFORD_REFUSAL = "no doubling in the Crawford game (the first game after a player reached match point minus one)"
 
-Each turn the server rolls two dice for you. Move one checker per die, or one checker twice; a double gives four \
-moves. A point held by two or more enemy checkers is closed. Landing on a lone enemy checker hits it: it goes \
-to the bar and must come back in (O enters on 19-24, X on 1-6) before its owner moves anything else. You must \
-use both dice if you can, otherwise one, the larger when either alone fits. Once all 15 of your checkers are in \
-your home board (X: 19-24, O: 1-6) you may bear off; a die larger than needed may remove your farthest checker. \
-When a roll cannot be played, or only one result is possible, the server plays it for you.
-
-Modes: `greedy` bears off automatically when every die can take a checker off. `manual` lets you `double` \
-before rolling when the cube is centred or yours; then send `roll`. Doubled? `roll` (or `take`) accepts and \
-you own the cube at twice the value; `drop` refuses and loses the game at the old value.
-
-Scoring: the cube value, doubled (gammon) if the loser bore off nothing, tripled (backgammon) if the loser still \
-has a checker on the bar or in the winner's home board (pbmserv counts this even when the loser bore some off). \
-Resigning gives the winner the cube value."""
-
-NOTATION = """\
-Points are the numbers on the board; B = bar, H = home (off). List single moves with commas: `13-7,8-7`. \
-`13:6` moves from 13 with the 6. Repeat with `2x13-10`, `2*13-10` or `13-10(2)`. From the bar you may write \
-just the entry point (`22`); when bearing off, just the point (`3`). A move over several dice (`24-13`) works \
-when it is clear. gnubg style works too: `13/7 8/7`, `bar/22`, `6/off`, `24/18*/13`."""
 
 GAME = GameDef(
     name="backgammon",
     title="Backgammon",
     summary="The classic race of 15 checkers around 24 points, with the doubling cube",
-    options=(Option("force", bool, False, "the first player named plays O and moves first"),),
+    options=(
+        Option("force", bool, False, "the first player named plays O and moves first"),
+        Option(
+            "match",
+            int,
+            0,
+            "play a match to n points: games follow one another, the score carried, with the Crawford rule",
+            minimum=1,
+            maximum=MAX_LENGTH,
+            ranges=f"1..{MAX_LENGTH} points; without it each game stands alone",
+        ),
+        Option("nocrawford", bool, False, "a match without the Crawford rule: doubling in every game"),
+        Option("jacoby", bool, False, "a money game where gammons and backgammons count only once the cube was turned"),
+    ),
     min_players=2,
     max_players=2,
     state_class=BackgammonState,

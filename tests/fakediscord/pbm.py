@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.actions import Result
+from bot.board_files import Picture
 from bot.config import Config
 from bot.discord import PbmBot, create_bot
 from bot.discord.front import render_board
@@ -34,7 +34,7 @@ async def pbm_running(
     fake: FakeDiscord,
     db_path: Path,
     *,
-    render: Callable[[Result], bytes | None] = render_board,
+    render: Callable[[Picture], bytes | None] = render_board,
     clock: Callable[[], float] | None = None,
     **overrides: object,
 ) -> AsyncIterator[PbmBot]:

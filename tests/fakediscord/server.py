@@ -55,6 +55,7 @@ from tests.fakediscord.gateway import (
 )
 from tests.fakediscord.limits import ApiError, check_choices, check_message
 from tests.fakediscord.members import Roles, bits_of, may_use, member_permissions
+from tests.fakediscord.oauth import OAuth
 from tests.fakediscord.records import (
     Attachment,
     CommandSync,
@@ -71,7 +72,7 @@ T = TypeVar("T")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 #: application command option types whose values the fake resolves (user, channel, role, mentionable)
 _USER_OPTION, _SUBCOMMAND, _GROUP, _CHANNEL_OPTION, _ROLE_OPTION = 6, 1, 2, 7, 8
-_UNAUTHENTICATED = ("/webhooks/", "/interactions/")
+_UNAUTHENTICATED = ("/webhooks/", "/interactions/", "/oauth2/authorize", "/oauth2/token")
 #: seconds between re-checks of a wait condition that depends on something besides the fake
 _POLL = 0.01
 #: seconds an interaction token serves followups and edits of the original response
@@ -159,6 +160,8 @@ class FakeDiscord:
         self._changed: asyncio.Condition | None = None
         self._runner: web.AppRunner | None = None
         self._port = 0
+        #: Discord's OAuth2 for sites that sign people in with Discord (see :mod:`tests.fakediscord.oauth`)
+        self.oauth = OAuth(self)
 
     # ----------------------------------------------------------------------------------------------- lifecycle
 
@@ -167,6 +170,7 @@ class FakeDiscord:
         self._changed = asyncio.Condition()
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/oauth2/authorize", self.oauth.authorize)
         for method, template, handler in self._routes():
             app.router.add_route(method, API_PREFIX + template, handler)
         self._runner = web.AppRunner(app, access_log=None)
@@ -856,7 +860,8 @@ class FakeDiscord:
         self, request: web.Request, handler: Handler, key: str, params: dict[str, str]
     ) -> web.StreamResponse:
         needs_token = not any(part in request.path for part in _UNAUTHENTICATED)
-        if needs_token and request.headers.get("Authorization") != f"Bot {self.token}":
+        bearer = request.headers.get("Authorization", "").startswith("Bearer ") and key == "GET /users/@me"
+        if needs_token and not bearer and request.headers.get("Authorization") != f"Bot {self.token}":
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
         for fault in self.faults:
             # interaction routes are outside the global limit (their token authorises them, not the bot's)
@@ -921,6 +926,7 @@ class FakeDiscord:
         hook = "/webhooks/{application_id}/{token}"
         return [
             ("GET", "/users/@me", self._get_me),
+            ("POST", "/oauth2/token", self.oauth.token),
             ("GET", "/users/{user_id}", self._get_user),
             ("GET", "/oauth2/applications/@me", self._get_application),
             ("GET", "/applications/@me", self._get_application),
@@ -958,6 +964,12 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _get_me(self, request: web.Request) -> web.Response:
+        authorization = request.headers.get("Authorization", "")
+        if authorization.startswith("Bearer "):  # a person's OAuth2 token: who they are
+            user = self.oauth.me(authorization)
+            if user is None:
+                return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+            return json_response(user)
         return json_response({**self.bot_user, "verified": True, "mfa_enabled": False})
 
     async def _get_user(self, request: web.Request) -> web.Response:
