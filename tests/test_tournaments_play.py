@@ -138,3 +138,22 @@ async def test_tables_of_three_and_four_score_by_place(
         for board in t.rounds[number - 1].tables:
             assert board.places is not None and 1 in board.places
     await actions.store.close()
+
+
+async def test_a_backgammon_knock_out_plays_each_board_as_a_match(tmp_path: Path) -> None:
+    """With ``-match=3`` a knock-out board is a match: its games follow one another on the board, and the board's
+    result, recorded once, is the match's (not its first game's)."""
+    actions = await open_actions(tmp_path / "match.sqlite3")
+    started = await filled(actions, "backgammon", "knock-out", ["p1", "p2"], options=["-match=3"])
+    assert started.ok, started.message
+    told = await play_out(actions, 1)
+    links = await actions.store.tournament_games(1)
+    games = [await actions.store.load_game(link.game_id) for link in links]
+    match = await actions.store.load_match(games[0].snapshot["board"]["match"]["id"])
+    assert [link.attempt for link in links] == list(range(1, len(links) + 1)) and len(links) == match.games
+    assert all(link.recorded for link in links) and len(links) >= 2  # this seeded match lasts several games
+    assert match.status == "finished" and match.winner is not None
+    shown = await actions.tournament_standings(1)
+    assert shown.data["rows"][0]["player"] == match.winner and shown.data["tournament"]["status"] == "finished"
+    assert [len(result.news) for result in told] == [1]  # the tournament heard once: when the match ended
+    await actions.store.close()

@@ -198,6 +198,10 @@ class ActionsBase:
         """What a game's end changes besides the game, in the transaction of the commit that ended it: a
         tournament records the result and may pair its next round (:mod:`bot.actions.tournaments`)."""
 
+    async def _match_goes_on(self, ended: int, following: int) -> None:
+        """A Backgammon match's game ``ended`` and its next game ``following`` started, in the same transaction:
+        a tournament's board is played on in the new game; nothing here."""
+
     def _tell_news(self, result: Result) -> None:
         """Put on ``result`` what its game's end did elsewhere (a tournament's news: its lines in the message,
         the rest in ``result.news`` for the fronts to post); nothing here."""

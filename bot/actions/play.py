@@ -162,6 +162,8 @@ class PlayActions(ActionsBase):
             state=following,
             reply=False,
         )
+        assert result.game_id is not None
+        await self._match_goes_on(row.id, result.game_id)
         result.events = [*ended.events, *result.events]
         result.played, result.played_by = ended.played, ended.played_by
         result.finished_game = row.id

@@ -508,11 +508,15 @@ class TournamentActions(ActionsBase):
     async def _game_over(self, game_id: int, state: GameState) -> None:
         """A tournament game ended (the commit that ended it calls this, in its transaction): record it."""
         link = await self.store.tournament_game(game_id)
-        if link is None or link.recorded:
+        if link is None or link.recorded or _match_goes_on(state):
             return
         for news in await self._record(link, state):
             if news.summary or news.lines or news.games or news.turns:
                 self._news.setdefault(game_id, []).append(news)
+
+    async def _match_goes_on(self, ended: int, following: int) -> None:
+        """A Backgammon match of a tournament goes on: its next game plays on the board."""
+        await self.store.carry_tournament_game(ended, following)
 
     def _tell_news(self, result: Result) -> None:
         if result.game_id is None:
@@ -534,7 +538,7 @@ class TournamentActions(ActionsBase):
             async with self.store.atomic():
                 loaded = await self._load(game_id)
                 link = await self.store.tournament_game(game_id)
-                if isinstance(loaded, Result) or link is None or link.recorded:
+                if isinstance(loaded, Result) or link is None or link.recorded or _match_goes_on(loaded[2]):
                     continue
                 found = await self._record(link, loaded[2])
             for news in found:
@@ -753,6 +757,13 @@ def _tournament(row: TournamentRow) -> Tournament:
     from bot.competition import Tournament
 
     return Tournament.from_json(row.state)
+
+
+def _match_goes_on(state: GameState) -> bool:
+    """Whether a finished game is a Backgammon match's game that the match plays on after (its board's result is
+    the match's, which a later game decides)."""
+    end = state.match_end() if getattr(state, "match", None) is not None else None  # type: ignore[attr-defined]
+    return end is not None and not end.over
 
 
 def _result(t: Tournament, link: TournamentGame, state: GameState) -> _Change:

@@ -218,6 +218,16 @@ class TournamentStore(CoreStore):
                     raise
                 raise StaleWriteError(f"board {board} of round {round_} already has its game") from exc
 
+    async def carry_tournament_game(self, ended: int, following: int) -> None:
+        """A Backgammon match's next game takes over the board of the game that ended (which is marked recorded:
+        the board's result is the match's), as the next attempt of that board."""
+        link = await self.tournament_game(ended)
+        if link is None:
+            return
+        async with self.transaction() as db:
+            await db.execute("UPDATE tournament_games SET recorded = 1 WHERE game_id = ?", (ended,))
+        await self.add_tournament_game(following, link.tournament_id, link.round, link.board, link.attempt + 1)
+
     async def tournament_game(self, game_id: int) -> TournamentGame | None:
         """The tournament a game belongs to, its round, board and attempt (``None``: not a tournament game)."""
         async with self._db.execute(
