@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot import board_files
 from bot.actions import Actions, Result, check_player_name, parse_number
-from bot.actions.tournament_text import FORMAT_WORDS
+from bot.actions.tournament_text import FORMAT_WORDS, picture_of
 
 #: each tournament command and its usage line
 USAGE = {
@@ -159,15 +159,3 @@ class TournamentWords:
             kind = row.game_type
             raise self.refuse(f"tournament {number} is of {kind}, not {game}: use '{kind} tournament {command} ...'")
         return row.organiser
-
-
-def picture_of(result: Result) -> dict[str, object]:
-    """What the standings picture shows of a standings result (:meth:`TournamentActions.tournament_standings`):
-    a title, a line under it, the columns, and each row's cells and whether its player withdrew."""
-    facts = result.data["tournament"]
-    return {
-        "title": f"Tournament {facts['id']}",
-        "subtitle": result.message.split(": ", 1)[1] if ": " in result.message else result.message,
-        "columns": [str(c) for c in result.data["columns"]],
-        "rows": [(list(row["cells"]), bool(row["withdrawn"])) for row in result.data["rows"]],
-    }

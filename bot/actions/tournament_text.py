@@ -193,3 +193,15 @@ def stage(row: TournamentRow, t: Tournament) -> str:
     if current is None:
         return "about to start"
     return f"round {current.number} of {t.planned} is being played ({count(len(current.unfinished), 'game')} to finish)"
+
+
+def picture_of(result: Any) -> dict[str, object]:
+    """What the standings picture shows of a standings result (:meth:`TournamentActions.tournament_standings`):
+    a title, a line under it, the columns, and each row's cells and whether its player withdrew."""
+    facts = result.data["tournament"]
+    return {
+        "title": f"Tournament {facts['id']}",
+        "subtitle": result.message.split(": ", 1)[1] if ": " in result.message else result.message,
+        "columns": [str(c) for c in result.data["columns"]],
+        "rows": [(list(row["cells"]), bool(row["withdrawn"])) for row in result.data["rows"]],
+    }

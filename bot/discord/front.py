@@ -17,8 +17,9 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -139,6 +140,8 @@ class Front:
         self._seen: set[tuple[int, int]] = set()
         #: the web UI's public address (``PBM_WEB_PUBLIC_URL``): turn messages link to the game's page there
         self.web_url: str | None = None
+        #: posts what an action did to tournaments (``Result.news``; :mod:`bot.discord.tournaments`)
+        self.present_news: Callable[[list[Any]], Awaitable[None]] | None = None
 
     def board_url(self, result: Result) -> str | None:
         """The web page of the game a turn shows, or ``None`` when the web UI has no public address."""
@@ -294,6 +297,12 @@ class Front:
         Discord refuses the layout itself (logged as an error: the turn still goes out).
 
         ``nonce`` is the one the commit marked the board with (see :func:`new_nonce`); without one, a fresh one."""
+        if result.news and self.present_news is not None:  # a tournament's news goes out after the turn
+            news, result.news = result.news, []
+            try:
+                return await self.post_turn(result, thread, nonce=nonce)
+            finally:
+                await self.present_news(news)
         problems: list[str] = []
         assert result.game_id is not None
         marked = nonce is not None
@@ -433,6 +442,9 @@ class Front:
             result = notice.result
             result.notify = [p for p in dict.fromkeys(notice.ping) if p not in result.held]
             await self.post_turn(result)
+            return
+        if notice.kind == "tournament" and notice.result is not None and self.present_news is not None:
+            await self.present_news(notice.result.news)
             return
         if notice.kind == "proposal" and notice.result is not None and notice.result.challenge_id is not None:
             await self.close_proposal(notice.result.challenge_id, notice.text)
