@@ -457,7 +457,8 @@ class TournamentActions(ActionsBase):
 
     async def tournaments(self, game_name: str | None = None, *, guild_id: int | None = None) -> Result:
         """The tournaments signing up or running (of one game, or all; of one server, or everywhere), newest
-        first."""
+        first: a line each (``items``), and in ``data["tournaments"]`` each one's ``id`` and ``line`` (the line
+        after its number) for a web page."""
         game_type = None
         if game_name is not None:
             try:
@@ -469,15 +470,16 @@ class TournamentActions(ActionsBase):
         if not rows:
             return Result(ok=True, message=f"no {kind}tournament is signing up or running", game_type=game_type)
         shown = f", the {len(rows)} newest shown" if total > len(rows) else ""
-        items = []
+        listed = []
         for row in rows:
             if row.status == "signup":
                 where = f"signing up, {count(len(row.entrants), 'player')}"
             else:
                 where = f"round {len((row.state or {}).get('rounds') or ())} being played"
-            items.append(f"tournament {row.id}: {describe(row)} ({where}), organised by {row.organiser}")
+            listed.append({"id": row.id, "line": f"{describe(row)} ({where}), organised by {row.organiser}"})
         message = f"{count(total, f'{kind}tournament')} signing up or running{shown}"
-        return Result(ok=True, message=message, items=items, game_type=game_type)
+        items = [f"tournament {t['id']}: {t['line']}" for t in listed]
+        return Result(ok=True, message=message, items=items, game_type=game_type, data={"tournaments": listed})
 
     async def _round_boards(self, row: TournamentRow, t: Tournament) -> list[dict[str, Any]]:
         """The current round's boards: each one's latest game, players and result so far; then the byes."""

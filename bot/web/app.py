@@ -228,7 +228,7 @@ def create_app(
     """The web application on ``actions`` (their store and clock). ``local``: started by ``pbm run`` without a
     token (trusted local play may be on, see :mod:`bot.web.security`). ``live``: watch for changes in the
     background (tests drive the hub by hand with ``live=False``)."""
-    from bot.web import acting, game, pages, signin
+    from bot.web import acting, game, pages, signin, tournaments
 
     clock = clock or time.time
     app = web.Application(middlewares=[protect], client_max_size=MAX_BODY)
@@ -245,7 +245,7 @@ def create_app(
     )
     environment.trim_blocks = environment.lstrip_blocks = True
     environment.globals["asset"] = asset
-    for module in (pages, game, acting, signin):
+    for module in (pages, game, acting, signin, tournaments):
         module.add_routes(app)
     app.router.add_static("/static/", HERE / "static")
     if live:
