@@ -33,6 +33,7 @@ GROUPS = (
     "competition",
     "profile",
     "ai",
+    "web",
 )
 #: groups run only when named: the load test takes many minutes at full scale
 EXTRA_GROUPS = ("load",)

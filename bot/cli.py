@@ -633,8 +633,9 @@ def _serve_web(web_config: Any, config: Any, *, local: bool) -> int:
 
 
 def _web_beside_the_bot(web_config: Any, config: Any) -> Any:
-    """What ``pbm run`` serves beside the bot: the web UI, whose moves the bot posts at once. An address that is
-    taken only costs the web UI (logged); the bot runs on."""
+    """What ``pbm run`` serves beside the bot: the web UI, whose moves the bot posts at once, with the bot's
+    ``/healthz`` and ``/metrics`` on its port. An address that is taken only costs the web UI (logged); the bot
+    runs on."""
     import contextlib
     import logging
 
@@ -645,7 +646,12 @@ def _web_beside_the_bot(web_config: Any, config: Any) -> Any:
 
         log = logging.getLogger("pbm.web")
         serving = web_server(
-            web_config, config.db_path, announcer=WebAnnouncer(bot), ai_seconds=config.ai_seconds, clock=bot.clock
+            web_config,
+            config.db_path,
+            announcer=WebAnnouncer(bot),
+            ai_seconds=config.ai_seconds,
+            clock=bot.clock,
+            ops=bot.ops,
         )
         try:
             running = await serving.__aenter__()

@@ -91,6 +91,25 @@ def command_burst(env: Mapping[str, str]) -> int:
     return int(raw)
 
 
+def log_format(env: Mapping[str, str]) -> str:
+    """``PBM_LOG_FORMAT``: ``text`` (the default: one line per event) or ``json`` (one JSON object per line)."""
+    raw = (env.get("PBM_LOG_FORMAT") or "text").strip().lower()
+    if raw not in ("text", "json"):
+        raise SystemExit(f"PBM_LOG_FORMAT must be text or json, not {env.get('PBM_LOG_FORMAT')!r}")
+    return raw
+
+
+def metrics_port(env: Mapping[str, str]) -> int | None:
+    """``PBM_METRICS_PORT``: where ``pbm run`` serves ``/healthz`` and ``/metrics`` by themselves (``None``: not
+    served alone)."""
+    raw = (env.get("PBM_METRICS_PORT") or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not 1 <= int(raw) <= 65535:
+        raise SystemExit(f"PBM_METRICS_PORT must be a port number from 1 to 65535, not {raw!r}")
+    return int(raw)
+
+
 def clock_offset(env: Mapping[str, str] | None = None) -> float:
     """``PBM_CLOCK_OFFSET`` (test-only): seconds added to the bot's clock, any sign; default 0."""
     env = os.environ if env is None else env
@@ -256,6 +275,13 @@ class Config:
     command_seconds: float = 2.0
     #: the web UI's public address (``PBM_WEB_PUBLIC_URL``): turn messages get an "Open board" link to it
     web_public_url: str | None = None
+    #: the most a database statement may take before the database counts as unavailable (seconds)
+    db_timeout: float = 5.0
+    #: ``text`` or ``json`` log lines
+    log_format: str = "text"
+    #: where ``/healthz`` and ``/metrics`` are served alone (``None``: not)
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
 
     @property
     def runs_shard_zero(self) -> bool:
@@ -266,7 +292,8 @@ class Config:
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Config:
         """Read ``DISCORD_TOKEN``, ``PBM_DATABASE_URL`` (or ``PBM_DB``) / ``PBM_DATA_DIR``, ``DISCORD_GUILD_ID``,
         ``PBM_CHALLENGE_TTL``, ``PBM_REMINDER_INTERVAL``, ``PBM_SHARDS``, ``PBM_SHARD_COUNT``,
-        ``PBM_COMMAND_BURST``, ``PBM_COMMAND_SECONDS``, ``PBM_WEB_PUBLIC_URL`` and the test knobs
+        ``PBM_COMMAND_BURST``, ``PBM_COMMAND_SECONDS``, ``PBM_WEB_PUBLIC_URL``, ``PBM_DB_TIMEOUT``,
+        ``PBM_LOG_FORMAT``, ``PBM_METRICS_PORT``, ``PBM_METRICS_HOST`` and the test knobs
         ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``, ``DISCORD_CDN_BASE`` (a loopback fake Discord) and
         ``PBM_CLOCK_OFFSET`` (shifts the bot's clock).
         Keyword arguments (from the command line) win over the environment."""
@@ -290,6 +317,10 @@ class Config:
             "command_burst": command_burst(env),
             "command_seconds": _float(env, "PBM_COMMAND_SECONDS", 2.0),
             "web_public_url": public_url(env.get("PBM_WEB_PUBLIC_URL")),
+            "db_timeout": _float(env, "PBM_DB_TIMEOUT", 5.0),
+            "log_format": log_format(env),
+            "metrics_port": metrics_port(env),
+            "metrics_host": (env.get("PBM_METRICS_HOST") or "").strip() or "127.0.0.1",
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         check_shards(values["shard_ids"], values["shard_count"])  # type: ignore[arg-type]

@@ -8,6 +8,11 @@ text takes the room it takes in the PNG whatever font shows it, each is given it
 glyphs fitted to it) and its baseline where the PNG's anchor puts it (measured with the PNG's font, not left to
 the reader's ``dominant-baseline``). Symbols are written once in ``<defs>`` and placed with ``<use>``. Every text
 and attribute value is escaped.
+
+For screen readers, every place a player can point at is an image with a name read from the scene's tags alone (the
+PNG does not change): a Druid or Drogo cell ``D4, height 3, alice's`` (or ``D4, empty``), a druid ``alice's druid
+on J1``, a Backgammon point ``point 13, 5 X checkers``, the bar and the trays with their checkers, a Dragons open
+position ``position 3`` and a tile of the legend ``tile h``. The owner's name comes from the header's seats.
 """
 
 from __future__ import annotations
@@ -25,9 +30,14 @@ ALIGNS = {"l": "start", "m": "middle", "r": "end"}
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
+#: what a place's name says: the facts of the scene it needs (seat -> player, checkers by point ...)
+Facts = dict[tuple[str, str], dict[str, str]]
+
+
 def svg(scene: Scene) -> str:
     """The scene as an SVG document."""
     w, h = scene.width, scene.height
+    facts = _facts(scene)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
         f"font-family={quoteattr(FONT_FAMILY)}>",
@@ -37,10 +47,10 @@ def svg(scene: Scene) -> str:
         parts.append("<defs>")
         for name, symbol in scene.symbols.items():
             parts.append(f"<g id={quoteattr(symbol_id(name))}>")
-            parts.extend(_items(symbol.items, scene.supersample))
+            parts.extend(_items(symbol.items, scene.supersample, {}))
             parts.append("</g>")
         parts.append("</defs>")
-    parts.extend(_items(scene.items, scene.supersample))
+    parts.extend(_items(scene.items, scene.supersample, facts))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -51,14 +61,60 @@ def symbol_id(name: str) -> str:
     return "sym-" + re.sub(r"[^A-Za-z0-9_-]", "_", name)
 
 
-def _items(items: tuple[Item, ...], scale: int) -> list[str]:
+def _facts(scene: Scene) -> Facts:
+    """The tagged groups' data by (kind, id): the names of places are read from it."""
+    return {(group.kind, group.id): dict(group.data) for group in scene.tagged()}
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _checkers(facts: Facts, kind: str, ident: str) -> str:
+    """``5 X checkers`` on a point (the bar, a tray), or ``empty``."""
+    found = facts.get((kind, ident))
+    if not found or not found.get("count", "").isdigit():
+        return "empty"
+    return _plural(int(found["count"]), f"{found.get('colour', ident)} checker")
+
+
+def place_label(kind: str, ident: str, data: dict[str, str], facts: Facts) -> str | None:
+    """A screen reader's name of a place a player can point at (``None``: not such a place)."""
+
+    def player(seat: str) -> str:
+        return facts.get(("seat", seat), {}).get("player") or f"seat {seat}"
+
+    if kind == "cell":
+        height, owner = data.get("height", "0"), data.get("owner", "")
+        if height in ("", "0") or owner == "":
+            return f"{ident.upper()}, empty"
+        return f"{ident.upper()}, height {height}, {player(owner)}'s"
+    if kind == "druid":
+        return f"{player(ident)}'s druid on {data.get('cell', '').upper()}"
+    if kind == "point":
+        return f"point {ident}, {_checkers(facts, 'checkers', ident)}"
+    if kind == "bar" and ident:
+        return f"the bar, {_checkers(facts, 'bar', ident)}"
+    if kind == "tray":
+        off = facts.get(("off", ident), {}).get("count", "0")
+        return f"{ident}'s tray, {_plural(int(off) if off.isdigit() else 0, 'checker')} borne off"
+    if kind == "spot":
+        return f"position {ident}"
+    if kind == "gap":
+        return f"the gap at {ident}"
+    if kind == "letter":
+        return f"tile {ident}"
+    return None
+
+
+def _items(items: tuple[Item, ...], scale: int, facts: Facts) -> list[str]:
     out: list[str] = []
     for item in items:
-        out.extend(_item(item, scale))
+        out.extend(_item(item, scale, facts))
     return out
 
 
-def _item(item: Item, scale: int) -> list[str]:
+def _item(item: Item, scale: int, facts: Facts) -> list[str]:
     if isinstance(item, Group):
         if not item.items and not item.kind:
             return []
@@ -69,7 +125,10 @@ def _item(item: Item, scale: int) -> list[str]:
             attributes += f" data-id={quoteattr(item.id)}"
         for name, value in item.data:
             attributes += f" data-{re.sub(r'[^a-z0-9-]', '-', name.lower())}={quoteattr(value)}"
-        return [f"<g{attributes}>", *_items(item.items, scale), "</g>"]
+        label = place_label(item.kind, item.id, dict(item.data), facts) if facts else None
+        if label is not None:
+            attributes += f' role="img" aria-label={quoteattr(label)}'
+        return [f"<g{attributes}>", *_items(item.items, scale, facts), "</g>"]
     if isinstance(item, Rect):
         return [_rect(item, scale)]
     if isinstance(item, Ellipse):

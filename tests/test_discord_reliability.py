@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 pytest_plugins = ["tests.fakediscord.fixtures"]
 THREAD_POSTS = "POST /channels/{channel_id}/messages"
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
+THREAD_HISTORY = "GET /channels/{channel_id}/messages"
 
 
 def slow_render(board: Picture) -> bytes | None:
@@ -253,6 +254,7 @@ async def test_a_board_posted_just_before_a_crash_is_not_posted_again(discord_wo
         await bot.front.post_turn(played, nonce=nonce)
         await bot.actions.store.mark_unposted(1, nonce)  # the process died before it could clear the mark
         clock.now += REPOST_GRACE + 1
+        w.fake.fail(THREAD_HISTORY, 403, 50001)  # the thread cannot be read: the nonce alone keeps the post single
         await bot.sweep()
         posts = w.fake.channel_log(table.thread.id)
         marks = await bot.actions.store.unposted_boards()

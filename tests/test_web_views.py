@@ -67,7 +67,7 @@ async def test_the_3d_view_shows_the_3d_board_and_keeps_the_view_in_every_link(s
         drogo = await browser.get("/g/4?view=3d")
         top = await browser.get("/g/1?view=top")
     assert page.status == 200 and page.heading == "Druid 1: bob to move (move 2)"
-    assert '<svg role="img" aria-label="Druid 1: bob to move (move 2): the board in 3D"' in page.text
+    assert '<svg role="group" aria-label="Druid 1: bob to move (move 2): the board in 3D"' in page.text
     assert await drawn(site, 1, "3d") in page.text and await drawn(site, 1, "top") not in page.text
     assert 'data-kind="ground"' in page.text and 'data-kind="surround"' not in page.text
     assert toggle(page) == [("Top-down view", "/g/1", False), ("3D view", "/g/1?view=3d", True)]
@@ -98,7 +98,7 @@ async def test_the_board_alone_in_3d_as_svg_and_png(site: Site) -> None:
         png = await answer.read()
         top = await (await browser.session.get("/g/1/board.png")).read()
         past = await browser.get("/g/1/board.svg?view=3d&at=0")
-    assert svg.status == 200 and svg.text.startswith('<svg role="img" aria-label="game 1: the board in 3D" ')
+    assert svg.status == 200 and svg.text.startswith('<svg role="group" aria-label="game 1: the board in 3D" ')
     assert svg.text.endswith(await drawn(site, 1, "3d"))
     assert answer.status == 200 and answer.content_type == "image/png"
     assert png == render.board_png(shown.state, None, ratings, "3d") and png != top

@@ -7,6 +7,7 @@ import functools
 import os
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar
 
 from bot.actions.common import (
@@ -23,6 +24,7 @@ from bot.ratings import RATER, Shift, is_rated, rated_game, row_text, shown
 from data.store import (
     ClockWrite,
     DamagedRowError,
+    DatabaseUnavailableError,
     GameRow,
     LogEntry,
     NotFoundError,
@@ -52,6 +54,18 @@ class PlayerSettings(NamedTuple):
     on_vacation: bool
     preview: bool
     notify_dm: str | None
+
+
+@dataclass
+class MoveAttempt:
+    """A move a front will post under a nonce, from the moment its commit is tried: where it goes in its game's
+    log (``seq``, from 1), who made it and how it is written; ``committed`` once its transaction is."""
+
+    game_id: int
+    seq: int
+    player: str
+    text: str
+    committed: bool = False
 
 
 def changed_meanwhile(game_id: int) -> Result:
@@ -115,6 +129,8 @@ class ActionsBase:
         self._player_settings_read: dict[str, tuple[float, PlayerSettings]] = {}
         #: when (time.monotonic()) this process last committed a change to each game
         self._changed_at: dict[int, float] = {}
+        #: the moves fronts are making, by the nonce they will post them under (see :meth:`move_landed`)
+        self._attempts: dict[str, MoveAttempt] = {}
         self._think = think
         self.ai_seconds = ai_seconds
         self._seed = seed_source or (lambda: int.from_bytes(os.urandom(8), "big") >> 1)
@@ -166,6 +182,11 @@ class ActionsBase:
             points = None if match is None else match.length  # a match is rated once, as its last game
             counted = rated_game(state.game, options, outcome, state.players, state.resigned, points=points)
             rating = None if counted is None else RatingWrite(counted, RATER)
+        if will_post is not None and entries:
+            attempt = self._attempts[will_post] = MoveAttempt(
+                game_id, log_length + 1, entries[0].player_id, entries[0].text
+            )
+            self.store.after_commit(lambda: setattr(attempt, "committed", True))
         try:
             await self.store.commit_actions(
                 game_id,
@@ -216,6 +237,35 @@ class ActionsBase:
             await self.store.record_match(match.id, end.score)
         else:
             await self.store.record_match(match.id, end.score, status="finished", winner=state.players[end.winner])
+
+    async def move_landed(self, nonce: str, *, outcome_unknown: bool) -> bool | None:
+        """Whether the move a front made under ``nonce`` (``move(..., will_post=nonce)``) was played, after the
+        command failed because the database became unavailable: not if its commit was never tried, or failed
+        before its ``COMMIT``; yes if it was committed; when the ``COMMIT`` itself went unanswered
+        (``outcome_unknown``), what the move log says at its place (``None`` while the database cannot be
+        asked, or when no move of this nonce reached its commit although a ``COMMIT`` went unanswered: a
+        resignation typed as a move is not tracked)."""
+        attempt = self._attempts.get(nonce)
+        if attempt is None:
+            return None if outcome_unknown else False
+        if attempt.committed:
+            return True
+        if not outcome_unknown:
+            return False
+        try:
+            logged = await self.store.move_at(attempt.game_id, attempt.seq)
+        except DatabaseUnavailableError:
+            return None
+        return logged is not None and (logged.player_id, logged.text) == (attempt.player, attempt.text)
+
+    def attempted_move(self, nonce: str) -> str | None:
+        """How the move made under ``nonce`` is written (as the log has it), once its commit was tried."""
+        attempt = self._attempts.get(nonce)
+        return None if attempt is None else attempt.text
+
+    def forget_move(self, nonce: str) -> None:
+        """The front is done with the move made under ``nonce``."""
+        self._attempts.pop(nonce, None)
 
     def _note_change(self, game_id: int) -> None:
         now = time.monotonic()
@@ -409,7 +459,9 @@ class ActionsBase:
         if summary is not None:
             lines.append(summary)
         if outcome is not None and getattr(state, "match", None) is not None:
-            lines.append(state.match_text())  # type: ignore[attr-defined]  # what the game did to its match
+            said = state.match_text()  # type: ignore[attr-defined]  # what the game did to its match, said once
+            if said not in lines:
+                lines.append(said)
         return Result(
             ok=True,
             message="\n".join(lines),

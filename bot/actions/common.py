@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.text import match_resign_question
 from data.store import (
     DamagedRowError,
     GameRow,
@@ -132,6 +133,20 @@ class Result:
         """The Backgammon match the game shown is part of (``None``: none), as ``--json`` gives it (see
         :func:`match_json`)."""
         return match_json(self.state)
+
+    def resign_question(self, player: str) -> str | None:
+        """What to ask ``player`` before they resign the running game shown when it is a game of a Backgammon
+        match (resigning resigns the match; see :func:`bot.text.match_resign_question`); ``None`` when there is
+        nothing to ask: no match, a game not running or not theirs, or a queued resignation, which resigning
+        again withdraws."""
+        match, state = self.match(), self.state
+        if match is None or state is None or state.is_over or player not in state.players:
+            return None
+        seat = state.players.index(player)
+        if seat in state.queued_resign:
+            return None
+        declines = state.ply < len(state.players) and match["game"] == 1
+        return match_resign_question(match, player, declines=declines, queued=self.to_move != player)
 
     def legal_move_texts(self) -> list[str]:
         """The legal moves of the player to move in the position this result is about (empty when the game is

@@ -167,7 +167,18 @@ class PlayActions(ActionsBase):
         result.events = [*ended.events, *result.events]
         result.played, result.played_by = ended.played, ended.played_by
         result.finished_game = row.id
+        assert result.game_id is not None
+        await self._continue_where_it_lived(row, result.game_id)
         return result
+
+    async def _continue_where_it_lived(self, row: GameRow, game_id: int) -> None:
+        """The next game of a match lives where the last one did, in the same transaction as its start: in its
+        Discord thread (the match is one conversation there), and a board of the last game still to be posted
+        becomes the new game's, under the same mark (the front posts the new game's board with that nonce; after
+        a crash, the sweep posts it), so the post is neither lost nor made twice."""
+        if row.thread_id is not None:
+            await self.store.set_thread(game_id, row.guild_id, row.channel_id, row.thread_id)
+        await self.store.pass_unposted(row.id, game_id)
 
     async def _out_of_time(self, row: GameRow, player: str) -> str | None:
         """Why ``player`` cannot act any more in this game (their clock ran out), or ``None``."""

@@ -22,6 +22,7 @@ from bot.actions import Actions, Result
 from bot.actions.moderation import Moderated
 from bot.actions.settings import LIMITS_BY_NAME, Naming
 from bot.discord.cog import GAME_CHOICES, ON_OFF, reply, report_failure
+from bot.discord.failures import note_outcome
 from bot.discord.front import Front
 from data.store import ChallengeRow, StoreError
 
@@ -74,6 +75,7 @@ class AdminCommands(commands.Cog):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         if isinstance(error, NotModerator):
+            note_outcome(interaction, "refused")
             log.warning("user %s used /%s without Manage Server", interaction.user.id, interaction.command)
             if interaction.response.is_done():
                 await reply(interaction, NOT_MODERATOR)

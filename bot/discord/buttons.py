@@ -12,8 +12,10 @@ import discord
 
 from bot.actions import Result
 from bot.board_files import caption_3d
+from bot.discord.failures import answers_failures
 from bot.discord.followups import answer, defer_publicly
 from bot.discord.ports import bot_of
+from data.store import NotFoundError
 from render import has_3d
 from rules.base import GameError
 
@@ -49,6 +51,7 @@ class ChallengeButton(
     ) -> ChallengeButton:
         return cls(int(match["id"]), match["action"])
 
+    @answers_failures("button challenge")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -106,6 +109,7 @@ class MoveButton(
     ) -> MoveButton:
         return cls(int(match["game"]), int(match["number"]), match["word"])
 
+    @answers_failures("button move")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -135,6 +139,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pbm:
         made.item.options = item.options
         return made
 
+    @answers_failures("menu move")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -167,6 +172,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb
     ) -> ReplayButton:
         return cls(int(match["game"]))
 
+    @answers_failures("button replay")
     async def callback(self, interaction: discord.Interaction) -> None:
         await defer_publicly(interaction)
         await bot_of(interaction).games.post_replay(interaction, self.game_id)
@@ -292,6 +298,7 @@ class ProposalButton(
     ) -> ProposalButton:
         return cls(int(match["game"]), int(match["proposal"]), match["answer"])
 
+    @answers_failures("button proposal")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -300,13 +307,19 @@ class ProposalButton(
         current = await store.open_proposal(self.game_id)
         if current is None or current.id != self.proposal_id:
             await answer(interaction, f"proposal {self.proposal_id} is no longer open", ephemeral=True)
+            try:
+                pressed = await store.load_proposal(self.proposal_id)
+            except NotFoundError:
+                return
+            if pressed.game_id == self.game_id and pressed.status == "void" and pressed.message_id is not None:
+                await bot.front.close_void(pressed, interaction.message)  # its buttons go: nothing to press
             return
         result = await bot.actions.answer(self.game_id, player, accept=self.answer == "a")
         if not result.ok:
             await answer(interaction, result.message, ephemeral=True)
             settled = await store.load_proposal(self.proposal_id)
-            if settled.status != "open":  # void: the game moved on
-                await bot.front.close_proposal(self.proposal_id, result.message, interaction.message)
+            if settled.status == "void" and settled.message_id is not None:  # the game moved on
+                await bot.front.close_void(settled, interaction.message)
             return
         if result.status == "open":
             await _append_line(interaction.message, result.message)
@@ -323,8 +336,8 @@ class ProposalButton(
 class PreviewButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pbm:v:(?P<game>\d+):(?P<action>ok|no):(?P<move>.+)"
 ):
-    """Confirm (``ok``) or Cancel (``no``) a previewed move; the custom id carries the move with its ``#n`` guard,
-    so a board that moved on since the preview refuses the confirmation."""
+    """Confirm (``ok``) or Cancel (``no``) a previewed move, or a resignation of a Backgammon match (``resign``);
+    the custom id carries the move with its ``#n`` guard, so a board that moved on since refuses the confirmation."""
 
     def __init__(self, game_id: int, action: str, move: str) -> None:
         self.game_id, self.action, self.move = game_id, action, move
@@ -341,10 +354,15 @@ class PreviewButton(
     ) -> PreviewButton:
         return cls(int(match["game"]), match["action"], match["move"])
 
+    @answers_failures("button preview")
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         if self.action == "no":
-            await answer(interaction, f"{self.move.split('#')[0]} was not played.", ephemeral=True)
+            move = self.move.split("#")[0]
+            said = (
+                f"You did not resign; game {self.game_id} goes on." if move == "resign" else f"{move} was not played."
+            )
+            await answer(interaction, said, ephemeral=True)
             return
         bot = bot_of(interaction)
         player = await bot.front.player_id(interaction.user)

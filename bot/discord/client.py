@@ -3,7 +3,12 @@ login, sharding (every shard in one process, or ``PBM_SHARDS`` of ``PBM_SHARD_CO
 one database), command sync only when the command set changed and only by one process, a background sweep (expired
 challenges, boards whose post failed, and what the actions' sweep reports: clock warnings, reminders, timeouts), the
 rating chart's library loaded on a worker thread as the bot starts (so the first ``/profile`` is as quick as the
-others), and the ``pbm run`` / ``pbm sync`` entry points with a clean exit on SIGTERM."""
+others), what ``/healthz`` and ``/metrics`` ask of it (:mod:`bot.ops`), and the ``pbm run`` / ``pbm sync`` entry
+points.
+
+SIGTERM stops the bot gracefully (:meth:`PbmBot.stop`): from that moment every new command, button or menu is
+answered "the bot is stopping", the commands in flight finish (for at most :data:`DRAIN_SECONDS`), the sweep ends
+after its round, and the process exits within ten seconds with everything it did committed."""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import signal
 import sys
 import time
@@ -41,12 +47,15 @@ from bot.discord.buttons import (
     ViewButton,
 )
 from bot.discord.cog import GameCommands, show_board_menu, word_commands
+from bot.discord.failures import count, log_failure
 from bot.discord.front import REPOST_GRACE, Front, render_board
 from bot.discord.ratings import PageButton, RatingCommands
 from bot.discord.thinking import ComputerPool
 from bot.discord.tournaments import TournamentCommands, TournamentPoster
 from bot.discord.tree import RatedTree
 from bot.discord.web_bridge import web_command
+from bot.logs import formatter
+from bot.ops import Metrics, Ops, RateLimitCounter, serve_ops, timed_think
 from data.store import Store
 from render import chart
 
@@ -55,9 +64,15 @@ log = logging.getLogger("pbm.discord")
 MAX_SWEEP_INTERVAL = 60.0
 #: seconds a process's claim to push the slash commands keeps others from pushing (a push takes about a second)
 SYNC_LEASE = 300.0
-#: a log line where there is no terminal to colour it: discord.py's own plain format
-LOG_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"
-LOG_TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+#: the longest SIGTERM waits for the commands in flight, and then for those cut short to roll back: closing the
+#: connections and the database takes the rest of the ten seconds a process manager allows before it kills
+DRAIN_SECONDS = 6.5
+CUT_SECONDS = 0.5
+#: the longest the database may take to close at the end (a hung server's connections are cut)
+CLOSE_SECONDS = 1.5
+#: the names discord.py gives the tasks that handle an interaction: a slash command or autocomplete, a view's
+#: button or menu, a dynamic item (every pbm button), a modal
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-", "discord-ui-modal-")
 
 
 def apply_endpoints(config: Config) -> None:
@@ -106,8 +121,22 @@ class PbmBot(commands.AutoShardedBot):
         self._render = render
         self._store: Store | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        #: whether the sweeper is in a round (SIGTERM lets a round finish; a sweeper between rounds just ends)
+        self._sweeping = False
         self._chart_ready: asyncio.Task[None] | None = None
         self._computers = ComputerPool()
+        #: what /metrics shows; /healthz and /metrics ask :attr:`ops` (see :mod:`bot.ops`)
+        self.metrics = Metrics()
+        self.ops = Ops(
+            self.metrics,
+            ping=self.ping_database,
+            gateway_problem=self.gateway_problem,
+            refresh=self.refresh_metrics,
+        )
+        self._rate_limits = RateLimitCounter(self.metrics)
+        #: set by :meth:`stop`: new commands are answered "the bot is stopping" and the sweep ends
+        self.stopping = False
+        self._closing: asyncio.Future[None] | None = None
         offset = config.clock_offset
         self.clock: Callable[[], float] = clock or (lambda: time.time() + offset)
         #: each member's commands per server, on the same clock (see :mod:`bot.discord.tree`); ``None``: no rate
@@ -134,21 +163,25 @@ class PbmBot(commands.AutoShardedBot):
         however long it waits to be handled (see :meth:`bot.actions.play.PlayActions.move`)."""
         if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
             args[0].extras.setdefault("arrived", time.monotonic())
+        elif event_name == "app_command_completion" and len(args) == 2:
+            count(args[0], args[1].qualified_name)
         super().dispatch(event_name, *args, **kwargs)
 
     async def setup_hook(self) -> None:
-        self._store = await Store.open(self.config.db_path)
+        logging.getLogger("discord.http").addFilter(self._rate_limits)
+        self._store = await Store.open(self.config.db_path, timeout=self.config.db_timeout)
+        self._store.count_failures(lambda kind: self.metrics.database_errors.labels(kind=kind).inc())
         self.actions = Actions(
             self._store,
             seed_source=self._seed_source,
             challenge_ttl=self.config.challenge_ttl,
-            think=self._computers,
+            think=timed_think(self._computers, self.metrics),
             offload=asyncio.to_thread,
             ai_seconds=self.config.ai_seconds,
             reminder_interval=self.config.reminder_interval,
             clock=self.clock,
         )
-        self.front = Front(self, self.actions, self._render)
+        self.front = Front(self, self.actions, self._render, self.metrics)
         self.front.web_url = self.config.web_public_url
         self.games = GameCommands(self.actions, self.front)
         await self.add_cog(self.games)
@@ -183,6 +216,18 @@ class PbmBot(commands.AutoShardedBot):
             log.exception("preparing the rating charts failed; the first /profile will draw more slowly")
 
     async def close(self) -> None:
+        """Close everything once, however many callers ask (SIGTERM's stop and ``async with`` both do): each waits
+        for the same closing, which none of them can cut short by being cancelled."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close_once())
+        await asyncio.shield(self._closing)
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Leaving ``async with`` waits for the whole closing (discord.py's own waits only for its connections
+        when a close has begun, and the database's close would be cut short when the event loop ends)."""
+        await self.close()
+
+    async def _close_once(self) -> None:
         if self._chart_ready is not None:
             await self._chart_ready  # a worker thread cannot be stopped; it ends within a second
         if self._sweeper is not None:
@@ -191,9 +236,80 @@ class PbmBot(commands.AutoShardedBot):
                 await self._sweeper
         await super().close()
         self._computers.close()
+        logging.getLogger("discord.http").removeFilter(self._rate_limits)
         if self._store is not None:
-            await self._store.close()
-            self._store = None
+            store, self._store = self._store, None
+            try:
+                await asyncio.wait_for(store.close(), CLOSE_SECONDS)
+            except Exception as exc:  # a server that does not answer: its connections are cut
+                log.warning("the database did not close cleanly: %s", exc)
+
+    async def stop(self, grace: float = DRAIN_SECONDS) -> None:
+        """Stop as SIGTERM asks: take no new commands (each is answered "the bot is stopping"), let the commands
+        in flight and the sweep's round finish, for at most ``grace`` seconds (what is still running then is cut
+        short: its transaction is rolled back, and its board is posted by the next sweep after a restart), then
+        close."""
+        if self.stopping:
+            return
+        self.stopping = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        running = self._in_flight()
+        log.info("stopping: no new commands; waiting for %d in flight", len(running))
+        while running:
+            left = deadline - loop.time()
+            if left <= 0:
+                log.warning("stopping: %d still running after %g seconds are cut short", len(running), grace)
+                for task in running:
+                    task.cancel()
+                await asyncio.wait(running, timeout=CUT_SECONDS)
+                break
+            await asyncio.wait(running, timeout=left)
+            running = self._in_flight()
+        await self.close()
+
+    def _in_flight(self) -> set[asyncio.Task[Any]]:
+        """The tasks handling interactions now (see :data:`HANDLER_TASKS`), and the sweep while it sweeps."""
+        current = asyncio.current_task()
+        tasks = {
+            task
+            for task in asyncio.all_tasks()
+            if task is not current and not task.done() and task.get_name().startswith(HANDLER_TASKS)
+        }
+        if self._sweeping and self._sweeper is not None and not self._sweeper.done():
+            tasks.add(self._sweeper)
+        return tasks
+
+    # ---- what /healthz and /metrics ask --------------------------------------------------------------------
+
+    def gateway_problem(self) -> str | None:
+        """Why this process is not ready apart from its database: stopping, closed, still connecting, or a shard
+        disconnected (discord.py is reconnecting it); ``None`` when every shard's gateway connection is open."""
+        if self.stopping:
+            return "stopping"
+        if self.is_closed():
+            return "closed"
+        if not self.shards:
+            return "connecting"
+        down = sorted(shard_id for shard_id, shard in self.shards.items() if shard.is_closed())
+        if down:
+            return f"disconnected (shard {', '.join(map(str, down))}); reconnecting"
+        return None
+
+    async def ping_database(self) -> None:
+        """One round trip to the database (see :meth:`data.store.Store.ping`)."""
+        if self._store is None:
+            raise RuntimeError("the database is not open yet")
+        await self._store.ping()
+
+    async def refresh_metrics(self) -> None:
+        """The figures ``/metrics`` reads from the database: how overdue the oldest due timer is (the sweep's lag;
+        up to a sweep interval is normal), and how many boards are still to be posted."""
+        if self._store is None:
+            raise RuntimeError("the database is not open yet")
+        due = await self._store.oldest_timer_due()
+        self.metrics.sweep_lag.set(0.0 if due is None else max(0.0, self.clock() - due))
+        self.metrics.boards_unposted.set(len(await self._store.unposted_boards()))
 
     # ---- the sweep -----------------------------------------------------------------------------------------
 
@@ -206,11 +322,16 @@ class PbmBot(commands.AutoShardedBot):
         a crash left unposted are due (:data:`REPOST_GRACE` after their move), then every interval; the sweep only
         uses REST, so it does not wait for the gateway."""
         pause = min(self.sweep_interval(), REPOST_GRACE + 1.0)
-        while not self.is_closed():
+        while not self.is_closed() and not self.stopping:
+            self._sweeping = True
             try:
                 await self.sweep()
-            except Exception:
-                log.exception("sweep failed; retrying at the next interval")
+            except Exception as exc:
+                log_failure("sweep (retried at the next interval)", exc)
+            finally:
+                self._sweeping = False
+            if self.stopping:
+                return
             await asyncio.sleep(pause)
             pause = self.sweep_interval()
 
@@ -224,8 +345,8 @@ class PbmBot(commands.AutoShardedBot):
         for notice in await self.actions.sweep():
             try:
                 await self.front.present_notice(notice)
-            except Exception:
-                log.exception("could not present a %s notice for game %s", notice.kind, notice.game_id)
+            except Exception as exc:
+                log_failure(f"presenting a {notice.kind} notice for game {notice.game_id}", exc)
         for result in await self.actions.resume_computers(self.computer_patience()):
             await self.front.post_turn(result)
 
@@ -291,18 +412,42 @@ def create_bot(config: Config, **options: object) -> PbmBot:
 Alongside = Callable[["PbmBot"], contextlib.AbstractAsyncContextManager[Any]]
 
 
+class OpsPortError(Exception):
+    """``PBM_METRICS_PORT`` cannot be served (taken, or not ours to take); the message says so in one line."""
+
+
 async def _run(config: Config, alongside: Alongside | None = None) -> None:
+    """``pbm run``: the bot, what runs ``alongside`` it (the web UI, which serves ``/healthz`` and ``/metrics`` on
+    its own port), ``/healthz`` and ``/metrics`` alone on ``PBM_METRICS_PORT`` when set, and SIGTERM's graceful
+    stop (:meth:`PbmBot.stop`)."""
     bot = create_bot(config)
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):
-        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
-    async with bot, alongside(bot) if alongside is not None else contextlib.nullcontext():
-        assert config.token is not None
-        await bot.start(config.token)
+        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.stop()))
+    runner = None
+    if config.metrics_port is not None:
+        try:
+            runner = await serve_ops(bot.ops, config.metrics_host, config.metrics_port)
+        except OSError as exc:
+            raise OpsPortError(
+                f"cannot serve /healthz and /metrics on {config.metrics_host}:{config.metrics_port}"
+                f" ({os.strerror(exc.errno) if exc.errno else exc}); choose another PBM_METRICS_PORT"
+            ) from exc
+    try:
+        async with bot, alongside(bot) if alongside is not None else contextlib.nullcontext():
+            assert config.token is not None
+            await bot.start(config.token)
+    finally:
+        if runner is not None:
+            await runner.cleanup()
+    if bot.stopping:
+        log.info("stopped")
 
 
 def _unreachable(exc: BaseException) -> str | None:
     """One line for a failure to talk to Discord at all, or ``None`` for anything else (a bug: re-raised)."""
+    if isinstance(exc, OpsPortError):
+        return str(exc)
     if isinstance(exc, discord.LoginFailure):
         return "Discord refused the token: check DISCORD_TOKEN (or --token)"
     if isinstance(exc, discord.PrivilegedIntentsRequired):
@@ -317,22 +462,23 @@ def _unreachable(exc: BaseException) -> str | None:
     return None
 
 
-def setup_logging(*, verbose: bool = False, stream: TextIO | None = None) -> None:
-    """discord.py's logging on stderr (or ``stream``), in colour only on a terminal: discord.py colours any
-    stream inside a container too, and a log file (or a service's journal) would fill with escape codes."""
+def setup_logging(*, verbose: bool = False, stream: TextIO | None = None, log_format: str = "text") -> None:
+    """discord.py's logging on stderr (or ``stream``), one line per event (:mod:`bot.logs`): JSON lines with
+    ``log_format="json"``, else text, in colour only on a terminal (discord.py colours any stream inside a
+    container too, and a log file or a service's journal would fill with escape codes)."""
     handler = logging.StreamHandler(stream)
     terminal = hasattr(handler.stream, "isatty") and handler.stream.isatty()
     discord.utils.setup_logging(
         handler=handler,
-        formatter=discord.utils.MISSING if terminal else logging.Formatter(LOG_FORMAT, LOG_TIME_FORMAT, style="{"),
+        formatter=discord.utils.MISSING if terminal and log_format == "text" else formatter(log_format),
         level=logging.DEBUG if verbose else logging.INFO,
     )
 
 
-def _serve(main: Callable[[], Coroutine[Any, Any, None]], verbose: bool) -> int:
+def _serve(main: Callable[[], Coroutine[Any, Any, None]], verbose: bool, log_format: str = "text") -> int:
     """Run ``main`` with discord.py's logging (:func:`setup_logging`); a failure to reach Discord is one line on
     stderr and exit 2 (the details only with ``--verbose``), Ctrl-C a clean exit."""
-    setup_logging(verbose=verbose)
+    setup_logging(verbose=verbose, log_format=log_format)
     try:
         asyncio.run(main())
     except KeyboardInterrupt:
@@ -349,9 +495,10 @@ def _serve(main: Callable[[], Coroutine[Any, Any, None]], verbose: bool) -> int:
 
 
 def run_bot(config: Config, *, verbose: bool = False, alongside: Alongside | None = None) -> int:
-    """``pbm run``: serve until stopped (SIGTERM or Ctrl-C closes the connection and the database cleanly);
-    ``alongside`` runs in the same event loop for as long as the bot does (the web UI)."""
-    return _serve(lambda: _run(config, alongside), verbose)
+    """``pbm run``: serve until stopped (SIGTERM stops gracefully, see :meth:`PbmBot.stop`; Ctrl-C closes the
+    connection and the database); ``alongside`` runs in the same event loop for as long as the bot does (the web
+    UI)."""
+    return _serve(lambda: _run(config, alongside), verbose, config.log_format)
 
 
 async def push_commands(config: Config) -> None:
@@ -364,4 +511,4 @@ async def push_commands(config: Config) -> None:
 
 def sync_commands(config: Config, *, verbose: bool = False) -> int:
     """``pbm sync``: push the slash commands now, whatever the stored hash says."""
-    return _serve(lambda: push_commands(config), verbose)
+    return _serve(lambda: push_commands(config), verbose, config.log_format)

@@ -8,6 +8,7 @@ import asyncio
 import functools
 import logging
 import shlex
+import time
 from typing import Any
 
 import discord
@@ -20,11 +21,12 @@ from bot.actions.settings import ServerSettings
 from bot.board_files import caption_3d
 from bot.correspondence.options import MAX_RATING
 from bot.discord.buttons import challenge_view, has_3d_view, preview_view, proposal_view
+from bot.discord.failures import failure_text, log_failure, note_outcome, tell_failure, unavailable
 from bot.discord.followups import Upload, answer, defer_publicly, remove_placeholder
 from bot.discord.front import PLAIN_LIMIT, Front, PostError, new_nonce
 from bot.discord.gate import challenge_refusal
 from bot.discord.layout import turn_text
-from data.store import GameRow, GameSummary, StoreError
+from data.store import DatabaseUnavailableError, GameRow, GameSummary, StoreError
 from rules import registry
 
 log = logging.getLogger("pbm.discord")
@@ -36,6 +38,22 @@ ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="
 VIEW_CHOICES = [app_commands.Choice(name="top", value="top"), app_commands.Choice(name="3d", value="3d")]
 #: Discord's default upload limit; a replay is kept under it (or under the interaction's own limit)
 REPLAY_LIMIT = 10 * 1024 * 1024
+#: after a move whose commit went unanswered, how long (seconds) the database is asked whether it was played, and
+#: how often: the answer must reach the member well within Discord's 15 minutes
+LANDING_WAIT = 60.0
+LANDING_POLL = 1.0
+
+
+def landing_line(move: str, landed: bool | None) -> str:
+    """What a member is told about their move when the database became unavailable while it was being made."""
+    if landed:
+        return f"your move {move} was played; the database became unavailable just after, so its board may come later"
+    if landed is None:
+        return (
+            f"the database is unavailable: whether your move {move} was played cannot be told yet; look at the"
+            " game's thread in a few minutes before you move again"
+        )
+    return f"the database is unavailable: your move {move} was not played; try again in a minute"
 
 
 async def reply(interaction: discord.Interaction, text: str, *, file_name: str = "history.txt") -> None:
@@ -273,12 +291,21 @@ class GameCommands(commands.Cog):
         self, interaction: discord.Interaction, move: str, game: int | None = None, preview: bool = False
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game_id = await self.game_for(interaction, game)
+        try:
+            game_id = await self.game_for(interaction, game)
+            player = await self.front.player_id(interaction.user)
+            previewed = preview or await self.actions.wants_preview(player)
+        except Exception as exc:
+            if unavailable(exc) is None:
+                raise
+            log.warning("a move met an unavailable database before it was tried: %s", exc)
+            note_outcome(interaction, "unavailable")
+            await reply(interaction, landing_line(move.split("#", 1)[0].strip(), False))
+            return
         if game_id is None:
             await reply(interaction, "which game? Give `game`, or use /move in the game's thread")
             return
-        player = await self.front.player_id(interaction.user)
-        if preview or await self.actions.wants_preview(player):
+        if previewed:
             await self.show_preview(interaction, game_id, player, move)
             return
         await self.play(interaction, game_id, player, move)
@@ -289,14 +316,42 @@ class GameCommands(commands.Cog):
         move is refused if its game changed after the interaction arrived (a second tap, handled late)."""
         nonce = new_nonce()
         arrived = interaction.extras.get("arrived")
-        result = await self.actions.move(game_id, player, text, will_post=nonce, arrived=arrived)
-        here = interaction.channel
-        typed_in_its_thread = (
-            isinstance(here, discord.Thread)
-            and result.game_id == game_id
-            and await self.actions.store.game_by_thread(here.id) == game_id
-        )
-        await self.after_action(interaction, result, nonce=nonce, thread=here if typed_in_its_thread else None)
+        try:
+            result = await self.actions.move(game_id, player, text, will_post=nonce, arrived=arrived)
+            if result.ok and self.front.metrics is not None:
+                self.front.metrics.moves.inc()
+            here = interaction.channel
+            typed_in_its_thread = (
+                isinstance(here, discord.Thread)
+                and result.game_id == game_id
+                and await self.actions.store.game_by_thread(here.id) == game_id
+            )
+            await self.after_action(interaction, result, nonce=nonce, thread=here if typed_in_its_thread else None)
+        except Exception as exc:
+            down = unavailable(exc)
+            if down is None:
+                raise
+            await self._tell_landing(interaction, game_id, nonce, text, down)
+        finally:
+            self.actions.forget_move(nonce)
+
+    async def _tell_landing(
+        self, interaction: discord.Interaction, game_id: int, nonce: str, text: str, down: DatabaseUnavailableError
+    ) -> None:
+        """The database became unavailable while a move was being made: find out whether it was played, and say
+        so. Only a commit that went unanswered leaves it open; the database is then asked again until it answers
+        (for at most :data:`LANDING_WAIT`)."""
+        log.warning("game %s: a move met an unavailable database: %s", game_id, down)
+        note_outcome(interaction, "unavailable")
+        landed = await self.actions.move_landed(nonce, outcome_unknown=down.outcome_unknown)
+        deadline = time.monotonic() + LANDING_WAIT
+        while landed is None and self.actions.attempted_move(nonce) is not None and time.monotonic() < deadline:
+            await asyncio.sleep(LANDING_POLL)
+            landed = await self.actions.move_landed(nonce, outcome_unknown=True)
+        if landed and self.front.metrics is not None:
+            self.front.metrics.moves.inc()
+        move = self.actions.attempted_move(nonce) or text.split("#", 1)[0].strip()
+        await reply(interaction, landing_line(move, landed))
 
     async def show_preview(self, interaction: discord.Interaction, game_id: int, player: str, move: str) -> None:
         """The position after ``move``, not played, privately, with Confirm (plays it with the ``#n`` guard of
@@ -350,14 +405,24 @@ class GameCommands(commands.Cog):
         found = await self.actions.moves(game_id, current)
         return [app_commands.Choice(name=m[:100], value=m[:100]) for m in found.items[:25]] if found.ok else []
 
-    @app_commands.command(description="Resign a game")
+    @app_commands.command(description="Resign a game (in a Backgammon match, the match: you are asked first)")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self.game_for(interaction, game)
         if game_id is None:
             await reply(interaction, "which game? Give `game`, or use /resign in the game's thread")
             return
-        result = await self.actions.resign(game_id, await self.front.player_id(interaction.user))
+        player = await self.front.player_id(interaction.user)
+        shown = await self.actions.show(game_id)
+        question = shown.resign_question(player) if shown.ok else None
+        if question is not None and shown.state is not None:
+            # a game of a match: resigning resigns the whole match, so the player is told so and confirms; the
+            # confirmation is a move guarded by the position it was asked in (see PreviewButton)
+            await answer(
+                interaction, question, ephemeral=True, view=preview_view(game_id, f"resign#{shown.state.ply + 1}")
+            )
+            return
+        result = await self.actions.resign(game_id, player)
         await self.after_action(interaction, result)
 
     # ---- looking -------------------------------------------------------------------------------------------
@@ -709,17 +774,12 @@ class GameCommands(commands.Cog):
 
 
 async def report_failure(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-    """A command's unexpected failure: logged in full, answered briefly."""
+    """A command's unexpected failure: logged for the admin, answered in one line (an unavailable database as
+    such, see :mod:`bot.discord.failures`)."""
     cause: Any = error.__cause__ or error
-    log.error("command %s failed", interaction.command and interaction.command.name, exc_info=cause)
-    text = str(cause) if isinstance(cause, PostError) else "Something went wrong; the admin has the details."
-    try:
-        if interaction.response.is_done():
-            await answer(interaction, text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not report the failure to the user")
+    log_failure(f"command {interaction.command and interaction.command.qualified_name}", cause)
+    note_outcome(interaction, "unavailable" if unavailable(cause) else "failed")
+    await tell_failure(interaction, str(cause) if isinstance(cause, PostError) else failure_text(cause))
 
 
 def show_board_menu(cog: GameCommands) -> app_commands.ContextMenu:

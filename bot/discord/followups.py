@@ -30,6 +30,8 @@ log = logging.getLogger("pbm.discord")
 TOKEN_EXPIRED = 50027
 #: where :func:`defer_publicly` keeps the id of the public placeholder, in ``interaction.extras``
 PLACEHOLDER = "pbm:placeholder"
+#: set in ``interaction.extras`` by :func:`defer_publicly`: a private answer must remove the placeholder first
+DEFERRED_PUBLICLY = "pbm:public"
 #: the line a private answer delivered by DM ends with
 LATE_NOTE = "-# (sent here: the answer came after Discord's 15 minutes for answering in the channel)"
 
@@ -54,6 +56,7 @@ async def defer_publicly(interaction: discord.Interaction) -> None:
     """Acknowledge with a public "thinking…" placeholder, remembering its id so it can be removed through the
     channel should the token run out before the answer."""
     response = await interaction.response.defer(thinking=True)
+    interaction.extras[DEFERRED_PUBLICLY] = True
     message_id = getattr(response, "message_id", None)
     if message_id is not None:
         interaction.extras[PLACEHOLDER] = message_id

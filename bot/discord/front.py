@@ -8,6 +8,12 @@ so the board is posted again on the next sweep. A move's commit itself marks its
 and the post carries a nonce Discord enforces (one message per nonce within minutes): a process that dies between
 the commit and the post leaves the mark, another sweep posts the board, and a post that did go out just before
 the death is not made twice.
+
+A board is posted at most once, outages of the database included. A post that went out while the database could
+not take its mark off (it became unavailable just then) is remembered by this process and its mark taken off as
+soon as the database answers, before the sweep reads the marks again. And Discord keeps a nonce for only a few
+minutes, so before a repost the sweep looks at the game's thread: when its newest turn message already shows the
+position (the same headline: game, move number, who is to move), the board was posted, and only its mark goes.
 """
 
 from __future__ import annotations
@@ -28,9 +34,10 @@ from bot.actions import Actions, Notice, Result
 from bot.board_files import Picture
 from bot.discord.buttons import move_view
 from bot.discord.followups import Upload
-from bot.discord.layout import turn_layout, turn_text
+from bot.discord.layout import headline, turn_layout, turn_text
 from bot.identity import player_of_discord_account
-from data.store import GameRow, NotFoundError, StaleWriteError
+from bot.ops import Metrics
+from data.store import DatabaseUnavailableError, GameRow, NotFoundError, ProposalRow, StaleWriteError
 
 log = logging.getLogger("pbm.discord")
 
@@ -46,6 +53,10 @@ REPOST_GRACE = 10.0
 PLAIN_LIMIT = 2000
 #: ends the mark of a board whose post failed: nobody is posting it, the next sweep does
 FAILED = " failed"
+#: the line a proposal's message ends with once the game moved on before it was answered (its buttons are gone)
+VOID_LINE = "No longer open: the game moved on before everyone answered."
+#: how many of a thread's newest messages a repost looks through for the turn message it would post
+THREAD_LOOKBACK = 20
 #: what each permission is called in Discord's settings, for messages to users and admins
 PERMISSION_NAMES = {
     "create_public_threads": "Create Public Threads",
@@ -114,6 +125,21 @@ def with_text_board(content: str, result: Result) -> str:
     return (content + (f"\n{board}" if board else ""))[:2000]
 
 
+def message_text(message: discord.Message) -> str:
+    """What a message says as text: its content, or (a layout message) its text displays, in order."""
+    parts = [message.content] if message.content else []
+
+    def walk(components: list[object]) -> None:
+        for component in components:
+            content = getattr(component, "content", None)
+            if isinstance(content, str):
+                parts.append(content)
+            walk(list(getattr(component, "children", None) or []))
+
+    walk(list(message.components))
+    return "\n".join(parts)
+
+
 def with_mentions(text: str, players: list[tuple[str, int]]) -> str:
     """``text`` with the players mentioned: a text that starts by naming one of them (``alice, ...``) has the name
     replaced by the mention; the others are mentioned on a line of their own."""
@@ -129,11 +155,21 @@ def with_mentions(text: str, players: list[tuple[str, int]]) -> str:
 class Front:
     """The Discord side of every action: identity, threads, turn messages, notifications."""
 
-    def __init__(self, client: discord.Client, actions: Actions, render: Callable[[Picture], bytes | None]) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        actions: Actions,
+        render: Callable[[Picture], bytes | None],
+        metrics: Metrics | None = None,
+    ) -> None:
         self.client = client
         self.actions = actions
         self.store = actions.store
         self.render = render
+        self.metrics = metrics
+        #: boards posted whose marks the database could not take off then (it was unavailable): by game, the
+        #: marks of that post; taken off before the sweep reposts anything (see :meth:`repost_pending`)
+        self._posted_unmarked: dict[int, tuple[str, ...]] = {}
         self._thread_locks: dict[int, asyncio.Lock] = {}
         self._watchers_lock = asyncio.Lock()
         #: (server, user) pairs this process has recorded as seen (see :meth:`player_id`)
@@ -286,7 +322,7 @@ class Front:
         return None, text_board(result)
 
     async def post_turn(
-        self, result: Result, thread: discord.Thread | None = None, *, nonce: str | None = None
+        self, result: Result, thread: discord.Thread | None = None, *, nonce: str | None = None, how: str = "turn"
     ) -> Posted:
         """Post what happened, the board, and a ping of ``result.notify`` in the game's thread; DM those who
         opted in; mention or DM spectators. Problems are returned, logged, and the game marked for a repost.
@@ -296,11 +332,12 @@ class Front:
         Discord refuses the picture (Attach Files missing: the text board, and the admin is told), and when
         Discord refuses the layout itself (logged as an error: the turn still goes out).
 
-        ``nonce`` is the one the commit marked the board with (see :func:`new_nonce`); without one, a fresh one."""
+        ``nonce`` is the one the commit marked the board with (see :func:`new_nonce`); without one, a fresh one.
+        ``how`` names the post in the metrics: ``turn`` after an action, ``repost`` by the sweep."""
         if result.news and self.present_news is not None:  # a tournament's news goes out after the turn
             news, result.news = result.news, []
             try:
-                return await self.post_turn(result, thread, nonce=nonce)
+                return await self.post_turn(result, thread, nonce=nonce, how=how)
             finally:
                 await self.present_news(news)
         problems: list[str] = []
@@ -321,6 +358,8 @@ class Front:
         movers = await self.mentions([p for p in to_ping if is_their_move(result, p)])
         others = await self.mentions([p for p in to_ping if not is_their_move(result, p)])
         pinged = movers + others
+        if result.finished_game is not None:  # a match went on in a new game: its spectators follow it there
+            await self._carry_watchers(result.finished_game, result.game_id)
         watchers = await self._watchers(result.game_id)
         mention_watchers = [discord.Object(int(uid)) for uid, mode in watchers.items() if mode == "mention"]
         pings = []
@@ -357,10 +396,57 @@ class Front:
             problems.append(str(self._missing(exc, thread, "attach_files")) + "; the board is shown as text meanwhile")
         except discord.HTTPException as exc:
             return await self._failed(result, [self._describe(exc, thread)], nonce)
+        if self.metrics is not None:
+            self.metrics.boards_posted.labels(how=how).inc()
         # the mark of this post (its commit's, or its failure's); a post nobody marked clears any earlier failure
-        await self.store.clear_unposted(result.game_id, (nonce, nonce + FAILED) if marked else ())
+        await self._take_mark_off(result.game_id, (nonce, nonce + FAILED) if marked else ())
+        try:
+            await self.close_void_proposals(result)
+        except DatabaseUnavailableError as exc:  # the buttons stay; a press on them says the proposal is over
+            log.warning("game %s: a voided proposal's buttons stay until the database answers: %s", result.game_id, exc)
         problems += await self._direct_messages(result, watchers)
         return Posted(thread, message, problems)
+
+    async def _take_mark_off(self, game_id: int, marks: tuple[str, ...]) -> None:
+        """The board is posted: its mark goes (only ``marks``, the marks of this post; with none, any mark). When
+        the database is unavailable just then, the post's own marks are remembered and taken off as soon as it
+        answers (:meth:`repost_pending`), so the sweep never posts the board again; a post nobody marked has
+        nothing to remember (a failure's earlier mark is found by the thread check before a repost)."""
+        try:
+            await self.store.clear_unposted(game_id, marks)
+        except DatabaseUnavailableError as exc:
+            if marks:
+                self._posted_unmarked[game_id] = marks
+            log.warning("game %s: its board is posted, but its mark stays until the database answers: %s", game_id, exc)
+
+    async def _settle_posted(self) -> None:
+        """Take off the marks of boards posted while the database was unavailable (see :meth:`_take_mark_off`);
+        a mark replaced since by a newer board's stays."""
+        for game_id, marks in list(self._posted_unmarked.items()):
+            await self.store.clear_unposted(game_id, marks)
+            del self._posted_unmarked[game_id]
+
+    async def _already_posted(self, result: Result) -> bool:
+        """Whether the game's thread already shows this position: its newest turn message (one of the bot's own,
+        not an answer to a command, starting with a headline) has the same headline (game, move number, who is
+        to move). Discord keeps a nonce for minutes only: after a longer outage this is what keeps a repost from
+        posting a board twice. A thread that cannot be read says no (the nonce still applies)."""
+        assert result.game_id is not None
+        thread = await self.game_thread(result.game_id)
+        me = self.client.user
+        if thread is None or me is None:
+            return False
+        wanted = f"### {headline(result)}"
+        try:
+            async for message in thread.history(limit=THREAD_LOOKBACK):
+                if message.author.id != me.id or message.interaction_metadata is not None:
+                    continue
+                first = message_text(message).split("\n", 1)[0]
+                if first.startswith("### "):
+                    return first == wanted
+        except discord.HTTPException as exc:
+            log.warning("game %s: thread %s cannot be read before a repost: %s", result.game_id, thread.id, exc)
+        return False
 
     async def _send_turn(
         self,
@@ -518,6 +604,20 @@ class Front:
         except discord.HTTPException as exc:
             log.warning("could not close the message of proposal %s: %s", proposal_id, exc)
 
+    async def close_void_proposals(self, result: Result) -> None:
+        """A proposal the game moved on from (voided by the commit of a move, a resignation, the end of a match's
+        game) loses its Accept and Reject buttons, its message saying why; see :meth:`close_void`."""
+        for game_id in dict.fromkeys(g for g in (result.game_id, result.finished_game) if g is not None):
+            proposal = await self.store.last_proposal(game_id)
+            if proposal is not None and proposal.status == "void" and proposal.message_id is not None:
+                await self.close_void(proposal)
+
+    async def close_void(self, proposal: ProposalRow, message: discord.Message | None = None) -> None:
+        """Close the message of a proposal the game moved on from (``message``: when the caller has it), once:
+        where it is is forgotten after."""
+        await self.close_proposal(proposal.id, VOID_LINE, message)
+        await self.store.forget_proposal_message(proposal.id)
+
     async def _dm(self, user_id: int, text: str) -> bool:
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
@@ -541,6 +641,16 @@ class Front:
                 watchers[str(user_id)] = mode
             await self.store.set_meta(f"watchers:{game_id}", json.dumps(watchers))
             return True
+
+    async def _carry_watchers(self, from_game: int, to_game: int) -> None:
+        """The spectators of a match's game that ended watch its next game too, as they chose (each again is
+        harmless: their choice in the new game stands)."""
+        async with self._watchers_lock:
+            earlier = await self._watchers(from_game)
+            if not earlier:
+                return
+            now = await self._watchers(to_game)
+            await self.store.set_meta(f"watchers:{to_game}", json.dumps({**earlier, **now}))
 
     async def _watchers(self, game_id: int) -> dict[str, str]:
         raw = await self.store.get_meta(f"watchers:{game_id}")
@@ -594,6 +704,7 @@ class Front:
         ago or more and never posted (the process that made it died); returns how many went out. Each repost
         carries the nonce of the post it replaces, so a post that did reach Discord is not repeated."""
         await self._adopt_legacy_list()
+        await self._settle_posted()
         done = 0
         for game_id, mark in await self.store.unposted_boards():
             nonce = mark.removesuffix(FAILED)
@@ -613,8 +724,12 @@ class Front:
                 if not shown.ok or shown.state is None:
                     await self.store.clear_unposted(game_id, (mark,))
                     continue
+                if await self._already_posted(shown):
+                    log.info("game %s: its board is in its thread already; not posted again", game_id)
+                    await self.store.clear_unposted(game_id, (mark,))
+                    continue
                 shown.notify = [shown.to_move] if shown.to_move else []
-                posted = await self.post_turn(shown, nonce=nonce)
+                posted = await self.post_turn(shown, nonce=nonce, how="repost")
                 done += posted.message is not None
             finally:
                 await self.store.release_meta(claim)

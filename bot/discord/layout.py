@@ -2,7 +2,8 @@
 phone, the way a player looks at a turn —
 
 1. a header: the game and its number, then who is to move (or how the game ended) in large type, and the clock
-   of each player and whether the game is rated, with each player's rating, in small type under it;
+   of each player, where a Backgammon match stands, and whether the game is rated, with each player's rating, in
+   small type under it;
 2. what just happened (the moves played, rolls, captures), without the status line the header already shows;
 3. the board picture, in a media gallery (it fills the container's width; its alt text says which board it is);
 4. the ping of the player to move and the spectators' mentions, next to
@@ -23,7 +24,7 @@ import discord
 
 from bot.actions import Result
 from bot.discord.buttons import MoveSelect, move_items
-from bot.turn_text import clock_words, happened, headline, rating_words
+from bot.turn_text import clock_words, happened, headline, rating_words, running_match_words
 
 #: Discord's limit on the text of all the text displays of one message
 MAX_TEXT = 4000
@@ -39,6 +40,13 @@ def clock_line(result: Result) -> str:
     return f"-# clock: {words}" if words else ""
 
 
+def match_line(result: Result) -> str:
+    """Where the Backgammon match stands while the game runs, in small type: "-# Match 1 to 5, game 3: alice 2,
+    bob 1"; "" for a game that is no match's, or is over (what it did to the match is in what happened)."""
+    words = running_match_words(result)
+    return f"-# {words}" if words else ""
+
+
 def rating_line(result: Result) -> str:
     """Rated or unrated, and each player's rating, in small type: "-# rated: alice 1532, bob 1000?"."""
     header = rating_words(result)
@@ -50,7 +58,8 @@ def turn_text(result: Result, limit: int = MAX_TEXT) -> str:
     to fit; the lines above it are always kept), worded by :mod:`bot.turn_text` and set in Discord's markdown.
     Every message that shows a game's position says it with this (the turn layout's text, a plain turn message,
     ``/board``), so what a screen reader or a notification reads does not depend on which message it is."""
-    top = "\n".join(part for part in (f"### {headline(result)}", clock_line(result), rating_line(result)) if part)
+    parts = (f"### {headline(result)}", clock_line(result), match_line(result), rating_line(result))
+    top = "\n".join(part for part in parts if part)
     body = happened(result)
     room = limit - len(top) - 1
     if len(body) > room:

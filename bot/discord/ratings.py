@@ -32,6 +32,7 @@ from discord.ext import commands
 
 from bot.actions import Actions, Result
 from bot.discord.cog import GAME_CHOICES, report_failure
+from bot.discord.failures import answers_failures
 from bot.discord.followups import Upload, answer, defer_publicly, remove_placeholder
 from bot.discord.front import Front
 from bot.discord.rating_embeds import (
@@ -114,6 +115,7 @@ class PageButton(
     ) -> PageButton:
         return cls(Board.decode(match["game"], match["scope"], match["variant"]), int(match["page"]))
 
+    @answers_failures("button page")
     async def callback(self, interaction: discord.Interaction) -> None:
         asker = _asker(interaction.message)
         mine = asker is None or asker == interaction.user.id

@@ -24,16 +24,18 @@ from aiohttp import web
 
 from bot.actions import MAX_MOVE_TEXT, Result
 from bot.web.app import context, page, refusal, sentence, viewer_of, wants_json
-from bot.web.boards import preview_board
+from bot.web.boards import position_key, preview_board
 from bot.web.forms import read_challenge
 from bot.web.game import Refused, game_id_of, game_page, load_view
 from bot.web.pages import lobby
+from bot.web.taps import MAX_TAPS, TapError
 
 log = logging.getLogger("pbm.web")
 
 
 def add_routes(app: web.Application) -> None:
     game = r"/g/{id:\d+}"
+    app.router.add_get(game + "/taps", taps)
     app.router.add_post(game + "/preview", preview)
     app.router.add_post(game + "/move", move)
     app.router.add_post(game + "/resign", resign)
@@ -78,8 +80,9 @@ async def answered(request: web.Request, result: Result, *, status: int | None =
     if wants_json(request):
         code = 200 if result.ok else status or 400
         return web.json_response({"ok": result.ok, "message": result.message, **shown}, status=code)
-    if result.ok:
-        raise web.HTTPSeeOther(f"/g/{game_id_of(request)}")
+    if result.ok:  # a game of a match that ended: the match goes on in its next game, shown at once
+        shown_game = result.game_id if result.finished_game is not None else game_id_of(request)
+        raise web.HTTPSeeOther(f"/g/{shown_game}")
     return await game_page(request, error=sentence(result.message.splitlines()[0]), status=status or 400)
 
 
@@ -133,6 +136,36 @@ async def _announce_turn(request: web.Request, result: Result, nonce: str | None
         await ctx.announcer.turn(result, nonce)
     except Exception:  # the mark stays: the sweep posts it
         log.exception("game %s: the web move could not be posted in Discord now", result.game_id)
+
+
+async def taps(request: web.Request) -> web.Response:
+    """``/g/<id>/taps?tap=cell:c3&tap=...&guard=n``: where the taps so far stand, for the player to move (JSON):
+    the places to light next, the complete move they make (if they do) and its notation so far. Nothing is
+    played: the page previews the move, then plays it with its ``#n``."""
+    ctx = context(request)
+    try:
+        player = signed_in(request)
+        tapped = request.query.getall("tap", [])
+        if len(tapped) > MAX_TAPS or any(len(tap) > 40 for tap in tapped):
+            raise Refused(f"A move is at most {MAX_TAPS} taps; start again.")
+        game_id = game_id_of(request)
+        shown = await ctx.actions.show(game_id)
+        state = shown.state
+        if not shown.ok or state is None:
+            raise Refused(sentence(shown.message), 404)
+        if player not in state.players:
+            raise Refused(f"You ({player}) do not play in game {game_id}: only its players act in it.", 403)
+        if shown.to_move != player or shown.status != "active":
+            raise Refused(f"It is not your move in game {game_id}.", 409)
+        guard = str((shown.move_number or 0) + 1)
+        if request.query.get("guard", guard) != guard:
+            raise Refused("The board has changed since this page showed it: reload the page to see it.", 409)
+        found = ctx.taps.tapper(position_key(state), state).answer(tapped)
+    except Refused as exc:
+        return refusal(request, str(exc), exc.status)
+    except TapError as exc:
+        return refusal(request, str(exc), 400)
+    return web.json_response({"ok": True, "guard": guard, **found.to_json()}, headers={"Cache-Control": "no-store"})
 
 
 async def preview(request: web.Request) -> web.Response:
@@ -315,6 +348,7 @@ async def settings_page(request: web.Request, *, said: str = "", error: str = ""
         said=said,
         error=error,
         dm=await ctx.actions.dm_setting(player) or "off",
+        confirm="on" if await ctx.actions.wants_preview(player) else "off",
     )
 
 

@@ -2,9 +2,11 @@
 page or a refusal is answered.
 
 Every request: a Content-Security-Policy without inline scripts or styles and the other protective headers; the
-viewer read from the session cookie (:mod:`bot.web.security`); a body at most :data:`MAX_BODY` bytes. Every POST:
-the rate limits, the Origin check and the CSRF token, before any handler runs. Any refusal or failure is a page
-(or, for a script, JSON) saying what happened in one sentence, never a traceback, and changes nothing.
+viewer read from the session cookie (:mod:`bot.web.security`), except on ``/healthz`` and ``/metrics`` (the bot's,
+from :mod:`bot.ops`: a probe must not wait on a session lookup in a database that hangs); a body at most
+:data:`MAX_BODY` bytes. Every POST: the rate limits, the Origin check and the CSRF token, before any handler runs.
+Any refusal or failure is a page (or, for a script, JSON) saying what happened in one sentence, never a traceback,
+and changes nothing.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from aiohttp import web
 
 from bot.actions import Actions, Notice, Result
 from bot.config import WebConfig
+from bot.ops import OPS_PATHS, Ops, add_ops_routes
 from bot.text import count
 from bot.web.boards import BoardCache
 from bot.web.live import Hub
+from bot.web.present import Views
 from bot.web.security import (
     ADDRESS_RATE,
     CSRF_COOKIE,
@@ -41,6 +45,7 @@ from bot.web.security import (
     csrf_ok,
     read_viewer,
 )
+from bot.web.taps import TapCache
 
 log = logging.getLogger("pbm.web")
 
@@ -84,7 +89,8 @@ class Announcer(Protocol):
 class WebContext:
     """What every handler shares: the actions, the settings, whether this server may trust its local user
     (``pbm run`` without a token, see :mod:`bot.web.security`), the clock, the Discord front's announcer (if
-    the bot runs here), the live hub, the board drawings and the rate limits."""
+    the bot runs here), the live hub, the board drawings, the kept views of the games, the tap trees and the rate
+    limits."""
 
     actions: Actions
     config: WebConfig
@@ -92,12 +98,13 @@ class WebContext:
     clock: Callable[[], float]
     announcer: Announcer | None
     boards: BoardCache = field(default_factory=BoardCache)
+    #: the tap trees of the positions players are entering moves in (:mod:`bot.web.taps`)
+    taps: TapCache = field(default_factory=TapCache)
     hub: Hub | None = None
     session_limits: RateLimiter | None = None
     address_limits: RateLimiter | None = None
-    #: the page views each game's event streams send, by game and board view, with their version (built once per
-    #: change)
-    published: dict[tuple[int, str], tuple[str, bytes]] = field(default_factory=dict)
+    #: the games' views, built once per version and shared by every page, JSON and event stream
+    views: Views | None = None
 
     @property
     def store(self) -> Any:
@@ -121,18 +128,22 @@ def wants_json(request: web.Request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
+def page_values(ctx: WebContext, viewer: Viewer, path: str) -> dict[str, Any]:
+    """What every page shows: the viewer, their form token, the sign-in choices, the page's own address. (A kept
+    page, :mod:`bot.web.game`, is rendered with stand-ins for the viewer's parts, replaced per request.)"""
+    return {
+        "viewer": viewer,
+        "csrf": viewer.csrf,
+        "oauth": ctx.config.oauth,
+        "trusted": viewer.trusted,
+        "path": path,
+        "count": count,
+    }
+
+
 def page(request: web.Request, template: str, status: int = 200, **values: Any) -> web.Response:
-    """A page from ``template`` with what every page shows (the viewer, their form token, the sign-in choices)."""
-    ctx = context(request)
-    viewer = viewer_of(request)
-    values.update(
-        viewer=viewer,
-        csrf=viewer.csrf,
-        oauth=ctx.config.oauth,
-        trusted=viewer.trusted,
-        path=request.path_qs,
-        count=count,
-    )
+    """A page from ``template`` with what every page shows (:func:`page_values`)."""
+    values.update(page_values(context(request), viewer_of(request), request.path_qs))
     response = aiohttp_jinja2.render_template(template, request, values, status=status)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -157,11 +168,21 @@ def sentence(text: str) -> str:
 async def protect(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Any:
     """Headers, the viewer, the POST checks, and every failure in one sentence."""
     ctx = context(request)
+    if request.path in OPS_PATHS and request.method in ("GET", "HEAD"):
+        response = await handler(request)
+        _finish(request, response, ctx)
+        return response
     try:
         request[VIEWER] = await read_viewer(ctx.store, ctx.config, ctx.local, request)
         if request.method == "POST":
             refused = await _post_refusal(request, ctx)
-            response = refused if refused is not None else await handler(request)
+            if refused is not None:
+                response = refused
+            else:
+                try:
+                    response = await handler(request)
+                finally:
+                    _maybe_changed(request, ctx)
         else:
             response = await handler(request)
     except web.HTTPException as exc:
@@ -177,6 +198,14 @@ async def protect(request: web.Request, handler: Callable[[web.Request], Awaitab
         response = refusal(request, "Something went wrong on pbm's side; the admin has the details.", 500)
     _finish(request, response, ctx)
     return response
+
+
+def _maybe_changed(request: web.Request, ctx: WebContext) -> None:
+    """A POST about a game (``/g/<id>/...``) may have changed it: its live pages are checked now, not at the next
+    poll (a web move reaches the other browsers at once; checking a game that did not change costs one read)."""
+    game_id = request.match_info.get("id", "")
+    if ctx.hub is not None and game_id.isdigit():
+        ctx.hub.heard(int(game_id))
 
 
 async def _post_refusal(request: web.Request, ctx: WebContext) -> web.Response | None:
@@ -224,10 +253,12 @@ def create_app(
     announcer: Announcer | None = None,
     live: bool = True,
     poll_interval: float | None = None,
+    ops: Ops | None = None,
 ) -> web.Application:
     """The web application on ``actions`` (their store and clock). ``local``: started by ``pbm run`` without a
     token (trusted local play may be on, see :mod:`bot.web.security`). ``live``: watch for changes in the
-    background (tests drive the hub by hand with ``live=False``)."""
+    background (tests drive the hub by hand with ``live=False``). ``ops``: the bot's ``/healthz`` and ``/metrics``,
+    served on this port too (``pbm run``)."""
     from bot.web import acting, game, pages, signin, tournaments
 
     clock = clock or time.time
@@ -235,6 +266,7 @@ def create_app(
     ctx = WebContext(actions=actions, config=config, local=local, clock=clock, announcer=announcer)
     ctx.session_limits = RateLimiter(clock, SESSION_RATE)
     ctx.address_limits = RateLimiter(clock, ADDRESS_RATE)
+    ctx.views = Views(actions, ctx.boards, clock)
     ctx.hub = Hub(actions.store, lambda game_id, view: game.publish(ctx, game_id, view), interval=poll_interval)
     app[CONTEXT] = ctx
     environment = aiohttp_jinja2.setup(
@@ -248,6 +280,14 @@ def create_app(
     for module in (pages, game, acting, signin, tournaments):
         module.add_routes(app)
     app.router.add_static("/static/", HERE / "static")
+
+    async def settle_views(_app: web.Application) -> None:  # views being built meanwhile finish before the store closes
+        assert ctx.views is not None
+        await ctx.views.settled()
+
+    app.on_cleanup.append(settle_views)
+    if ops is not None:
+        add_ops_routes(app, ops)
     if live:
 
         async def start_hub(_app: web.Application) -> None:

@@ -1,7 +1,6 @@
 """Boards for the web page, drawn by the same code as the pictures, behind one function (:func:`board_of`): an SVG
-(every point, cell and spot a tagged element the page can make tappable) for the games drawn as scenes
-(:data:`render.SCENE_GAMES`), a PNG served by pbm for the others until they are ported; a game joins the SVGs by
-itself when it joins that list.
+(every point, cell and spot a tagged element the page can make tappable); every game is drawn as a scene
+(:data:`render.SCENE_GAMES`), so every board on the page is SVG. ``board.png`` still serves any board as a picture.
 
 Drawing is CPU work: it runs on a worker thread, and each drawing is kept (:class:`BoardCache`, keyed by the
 position, never shown to anyone: the key covers the state's seed) so a hundred viewers of one position cost one
@@ -15,7 +14,6 @@ position changes.
 from __future__ import annotations
 
 import asyncio
-import base64
 import html
 import json
 import zlib
@@ -34,11 +32,6 @@ TOP = "top"
 CACHE_SIZE = 256
 
 
-def draws_svg(game_name: str) -> bool:
-    """Whether the game's board is shown on the page as SVG (else as a PNG from :func:`board_png_bytes`)."""
-    return game_name in render.SCENE_GAMES
-
-
 def view_refusal(game_name: str, view: str) -> str | None:
     """The sentence refusing ``view`` of a game whose boards are not drawn that way (``None``: they are); it
     names the games that have a 3D view, so the reader knows where to find one."""
@@ -53,13 +46,14 @@ def view_refusal(game_name: str, view: str) -> str | None:
 
 
 def svg_markup(state: GameState, ratings: dict[int, str] | None, label: str, view: str = TOP) -> str:
-    """The board as inline SVG in ``view``, labelled for screen readers (``label`` is escaped here)."""
+    """The board as inline SVG in ``view``, labelled for screen readers (``label`` is escaped here): a group, so
+    that a reader reaches its places, each named (render.svg: "D4, height 3, alice's")."""
     text = render.board_svg(state, None, ratings or None, view)
-    return text.replace("<svg ", f'<svg role="img" aria-label="{html.escape(label)}" ', 1)
+    return text.replace("<svg ", f'<svg role="group" aria-label="{html.escape(label)}" ', 1)
 
 
 def board_png_bytes(state: GameState, ratings: dict[int, str] | None, view: str = TOP) -> bytes:
-    """The board as a PNG in ``view`` (the games not drawn as scenes yet, and any game's ``board.png``)."""
+    """The board as a PNG in ``view`` (any game's ``board.png``)."""
     return render.board_png(state, None, ratings or None, view)
 
 
@@ -107,26 +101,14 @@ class BoardCache:
 
 
 async def board_of(
-    cache: BoardCache,
-    state: GameState,
-    ratings: dict[int, str] | None,
-    label: str,
-    png_url: str,
-    view: str = TOP,
+    cache: BoardCache, state: GameState, ratings: dict[int, str] | None, label: str, view: str = TOP
 ) -> dict[str, str]:
     """The board as the page shows it in ``view`` (one the game has, see :func:`view_refusal`):
-    ``{"kind": "svg", "svg": ...}`` for a game drawn as a scene, else ``{"kind": "png", "src": png_url, "alt":
-    label}``."""
-    if draws_svg(state.game.name):
-        svg = await cache.get(state, f"svg {ratings}", lambda: svg_markup(state, ratings, label, view), view)
-        return {"kind": "svg", "svg": svg}
-    return {"kind": "png", "src": png_url, "alt": label}
+    ``{"kind": "svg", "svg": ...}``, drawn once per position and view."""
+    svg = await cache.get(state, f"svg {ratings}", lambda: svg_markup(state, ratings, label, view), view)
+    return {"kind": "svg", "svg": svg}
 
 
 async def preview_board(cache: BoardCache, state: GameState, label: str) -> dict[str, str]:
-    """The board of a preview (a position nobody else sees, so it has no address): SVG, or the PNG inline as a
-    ``data:`` address."""
-    if draws_svg(state.game.name):
-        return await board_of(cache, state, None, label, "")
-    png = await cache.get(state, "png", lambda: board_png_bytes(state, None))
-    return {"kind": "png", "src": "data:image/png;base64," + base64.b64encode(png).decode(), "alt": label}
+    """The board of a preview (a position nobody else sees, so it has no address)."""
+    return await board_of(cache, state, None, label)

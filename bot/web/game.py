@@ -12,14 +12,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import aiohttp_jinja2
 from aiohttp import web
 
 import render
 from bot.actions import InputError, Result, parse_number
-from bot.web.app import WebContext, context, page, refusal, sentence, viewer_of
-from bot.web.boards import TOP, board_png_bytes, draws_svg, svg_markup, view_refusal
+from bot.web import kept as cut
+from bot.web.app import WebContext, context, page, page_values, refusal, sentence, viewer_of
+from bot.web.boards import TOP, board_png_bytes, svg_markup, view_refusal
 from bot.web.live import event, event_stream
-from bot.web.present import GameView, game_view, history_entries, player_extras, version_text
+from bot.web.present import GameView, Kept, history_entries, player_extras, plays
+from bot.web.security import Viewer
 from data.store import ProposalRow
 
 #: the highest game number a path is read as
@@ -83,16 +86,22 @@ class Refused(Exception):
         self.status = status
 
 
+async def load_kept(request: web.Request, at: int | None = None, board: str = TOP) -> Kept:
+    """The kept view of the game in the path (built if the game has moved on), its board in the view ``board``
+    (:class:`Refused` when it cannot be shown)."""
+    ctx = context(request)
+    assert ctx.views is not None
+    kept = await ctx.views.get(game_id_of(request), at, board)
+    if isinstance(kept, Result):
+        missing = "no game" in kept.message or "there is no" in kept.message
+        raise Refused(sentence(kept.message), 404 if missing else 400)
+    return kept
+
+
 async def load_view(request: web.Request, at: int | None = None, board: str = TOP) -> GameView:
     """The view of the game in the path, its board in the view ``board`` (:class:`Refused` when it cannot be
     shown)."""
-    ctx = context(request)
-    game_id = game_id_of(request)
-    view = await game_view(ctx.actions, ctx.boards, game_id, at, board)
-    if isinstance(view, Result):
-        missing = "no game" in view.message or "there is no" in view.message
-        raise Refused(sentence(view.message), 404 if missing else 400)
-    return view
+    return (await load_kept(request, at, board)).view
 
 
 async def viewer_extras(ctx: WebContext, view: GameView, viewer: str | None) -> dict[str, Any]:
@@ -117,26 +126,55 @@ async def viewer_extras(ctx: WebContext, view: GameView, viewer: str | None) -> 
 
 
 async def game_page(request: web.Request, *, error: str = "", status: int = 200, **shown: Any) -> web.Response:
-    """``/g/<id>`` (``?at=n``): the game page; ``error`` is a refusal to show on it, in one line."""
+    """``/g/<id>`` (``?at=n``): the game page; ``error`` is a refusal to show on it, in one line. Everyone but
+    the game's players, and they too on a past position, get the page kept for the view (:func:`kept_page`);
+    a player's page, with their controls, and a page with a refusal or a preview are made for the request."""
     try:
-        view = await load_view(request, at_of(request), view_of(request))
+        kept = await load_kept(request, at_of(request), view_of(request))
     except Refused as exc:
         return refusal(request, str(exc), exc.status)
-    ctx = context(request)
-    viewer = viewer_of(request).player
+    view = kept.view
+    viewer = viewer_of(request)
+    if not error and not shown and status == 200 and not plays(view, viewer.player):
+        return kept_page(request, kept, viewer)
     return page(
         request,
         "game.html",
         status=status,
-        title=view.data["headline"],
-        view=view,
-        data=view.public(),
-        me=await viewer_extras(ctx, view, viewer),
+        **_page_values(view, await viewer_extras(context(request), view, viewer.player)),
         error=error,
-        has_3d=render.has_3d(view.data["game"]),
-        href=game_href,
         **shown,
     )
+
+
+def _page_values(view: GameView, me: dict[str, Any]) -> dict[str, Any]:
+    """What the game page shows of the view, and of the viewer as a player (``me``)."""
+    return {
+        "title": view.data["headline"],
+        "view": view,
+        "data": view.public(),
+        "me": me,
+        "has_3d": render.has_3d(view.data["game"]),
+        "href": game_href,
+    }
+
+
+def kept_page(request: web.Request, kept: Kept, viewer: Viewer) -> web.Response:
+    """The game page of someone who does not play in it: made once per kept view and kind of viewer (signed in
+    or not, trusted local play or not) with stand-ins for the viewer's own parts (:mod:`bot.web.kept`), which are
+    put in per request; gzip-compressed for a browser that takes it."""
+    kind = (viewer.player is not None, viewer.trusted)
+    made = kept.pages.get(kind)
+    if made is None:
+        stand_in = Viewer(cut.stand_in("player") if viewer.player else None, None, cut.stand_in("csrf"), viewer.trusted)
+        me = player_extras(kept.view, stand_in.player) | {"queue": [], "proposal": None}
+        values = page_values(context(request), stand_in, cut.stand_in("path")) | _page_values(kept.view, me)
+        values["error"] = ""
+        made = kept.pages[kind] = cut.KeptPage.cut(aiohttp_jinja2.render_string("game.html", request, values))
+    gzip = cut.accepts_gzip(request.headers.get("Accept-Encoding", ""))
+    own = {"csrf": viewer.csrf, "player": viewer.player or "", "path": request.path_qs}
+    headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"} | ({"Content-Encoding": "gzip"} if gzip else {})
+    return web.Response(body=made.body(own, gzip), content_type="text/html", charset="utf-8", headers=headers)
 
 
 async def game_json(request: web.Request) -> web.Response:
@@ -164,15 +202,13 @@ async def _state_for_board(request: web.Request) -> tuple[WebContext, Result, st
 
 
 async def board_svg(request: web.Request) -> web.Response:
-    """``/g/<id>/board.svg`` (``?at=n``, ``?view=3d``): the board as SVG, for the games drawn as scenes."""
+    """``/g/<id>/board.svg`` (``?at=n``, ``?view=3d``): the board as SVG."""
     try:
         ctx, shown, view = await _state_for_board(request)
     except Refused as exc:
         return refusal(request, str(exc), exc.status)
     state = shown.state
     assert state is not None
-    if not draws_svg(state.game.name):
-        return refusal(request, f"{state.game.title} boards are drawn as PNG pictures for now.", 404)
     ratings = shown.seat_ratings() or None
     label = f"game {shown.game_id}: the board" + (" in 3D" if view == "3d" else "")
     svg = await ctx.boards.get(state, f"svg {ratings}", lambda: svg_markup(state, ratings, label, view), view)
@@ -194,22 +230,15 @@ async def board_png(request: web.Request) -> web.Response:
 
 async def publish(ctx: WebContext, game_id: int, board: str = TOP) -> bytes | None:
     """The event a game's pages receive when it changes: its public view with the board in the view ``board``,
-    built once per version and view (a version already built is found by one primary-key read); ``None`` for a
-    game there is not, or a view it does not have."""
-    found = (await ctx.store.game_versions([game_id])).get(game_id)
-    if found is None:
+    made once per kept view (of any age: the view says when its clocks were read, and the stream's ``time``
+    event what time it is); ``None`` for a game there is not, or a view it does not have."""
+    assert ctx.views is not None
+    kept = await ctx.views.get(game_id, None, board, max_age=None)
+    if isinstance(kept, Result):
         return None
-    kept = ctx.published.get((game_id, board))
-    if kept is not None and kept[0] == version_text(found):
-        return kept[1]
-    view = await game_view(ctx.actions, ctx.boards, game_id, None, board)
-    if isinstance(view, Result):
-        return None
-    payload = event("position", view.version, view.public())
-    ctx.published[(game_id, board)] = (view.version, payload)
-    if len(ctx.published) > 1000:
-        ctx.published.pop(next(iter(ctx.published)))
-    return payload
+    if kept.event is None:
+        kept.event = event("position", kept.view.version, kept.view.public())
+    return kept.event
 
 
 async def events(request: web.Request) -> web.StreamResponse:
@@ -231,7 +260,8 @@ async def events(request: web.Request) -> web.StreamResponse:
 
 async def _no_stream(request: web.Request, ctx: WebContext, game_id: int, board: str) -> web.Response:
     """The refusal of an event stream: the game is not there, or its boards have no such view."""
-    found = (await ctx.store.game_versions([game_id])).get(game_id)
+    assert ctx.views is not None
+    found = await ctx.views.versions.read(game_id)
     if found is not None and board != TOP:
         shown = await ctx.actions.show(game_id)
         refused = view_refusal(shown.state.game.name, board) if shown.state is not None else None
@@ -278,12 +308,11 @@ async def replay_page(request: web.Request) -> web.Response:
 
 
 async def replay_json(request: web.Request) -> web.Response:
-    """``/g/<id>/replay.json``: the positions of the replay and how to draw each (SVG or PNG)."""
+    """``/g/<id>/replay.json``: the positions of the replay (each board is fetched as ``board.svg?at=n``)."""
     ctx = context(request)
     game_id = game_id_of(request)
     try:
-        result, frames = await _frames(ctx, game_id)
+        _result, frames = await _frames(ctx, game_id)
     except Refused as exc:
         return refusal(request, str(exc), exc.status)
-    kind = "svg" if draws_svg(result.game_type or "") else "png"
-    return web.json_response({"ok": True, "game_id": game_id, "board": kind, "frames": frames})
+    return web.json_response({"ok": True, "game_id": game_id, "frames": frames})

@@ -1,7 +1,8 @@
 """A game's rules page (``docs/<game>.md``) as HTML, with markdown-it-py: CommonMark and tables, raw HTML in the
-text escaped (never passed through), links checked by markdown-it's own rule (no ``javascript:``), a link to
-another game's page turned into its ``/help/<game>`` page, any other relative link into plain text (those pages
-are not served), and outside links opened without handing them this page. Rendered once per game and kept.
+text escaped (never passed through), tables and code blocks focusable (they scroll on a phone), links checked by
+markdown-it's own rule (no ``javascript:``), a link to another game's page turned into its ``/help/<game>`` page,
+any other relative link into plain text (those pages are not served), and outside links opened without handing
+them this page. Rendered once per game and kept.
 
 Where pbm was installed without its ``docs`` folder, the page is the game's help text (``<game> help``), escaped."""
 
@@ -22,7 +23,20 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 def _markdown() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
     md.core.ruler.push("pbm_links", _rewrite_links)
+    md.core.ruler.push("pbm_scrolling", _focusable_scrolling)
     return md
+
+
+#: the blocks that scroll sideways on a narrow screen (wide tables, diagrams in code blocks)
+SCROLLING_BLOCKS = ("table_open", "fence", "code_block")
+
+
+def _focusable_scrolling(state: Any) -> None:
+    """Tables and code blocks scroll sideways on a phone: each takes the keyboard's focus (``tabindex="0"``), so
+    someone without a mouse or touch can scroll them with the arrow keys too."""
+    for token in state.tokens:
+        if token.type in SCROLLING_BLOCKS:
+            token.attrSet("tabindex", "0")
 
 
 def _rewrite_links(state: Any) -> None:

@@ -6,10 +6,13 @@ One :class:`Hub` per process watches the games its pages show. It learns of chan
 - on SQLite, by polling: every :data:`POLL_SECONDS` one query reads the version (log length, deadline, status) of
   every watched game at once (:meth:`data.store.web.WebStore.game_versions`), not one query per viewer;
 - on PostgreSQL, by LISTEN: the commit that changes a game sends a NOTIFY with its id, heard here at once; a slow
-  poll (:data:`FALLBACK_SECONDS`) covers a listening connection that was lost.
+  poll (:data:`FALLBACK_SECONDS`) covers a listening connection that was lost;
+- from this process's own pages: a POST about a game (a move, a resignation ...) has it checked at once
+  (:meth:`Hub.heard`), on either database. Changes heard never put the poll off.
 
 For each game whose version changed, the new public view is built once per board view its pages show (``publish``:
-the top-down board, and the 3D one if a page asked for it) and the same bytes are handed to every page watching it
+the top-down board, and the 3D one if a page asked for it; the view the pages themselves are made from, see
+:class:`bot.web.present.Views`) and the same bytes are handed to every page watching it
 in that view; a page that is slow to read gets the newest view, never a queue of old ones. Each page reads from
 its own :class:`Watch`, in the request that holds its event stream (:func:`event_stream`).
 """
@@ -20,6 +23,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -85,12 +89,15 @@ class Hub:
         publish: Callable[[int, str], Awaitable[bytes | None]],
         *,
         interval: float | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``interval`` is the poll's period (default by database); the background task runs only once
-        :meth:`start` is called (tests call :meth:`check` by hand instead)."""
+        """``interval`` is the poll's period (default by database), kept by ``monotonic``; the background task
+        runs only once :meth:`start` is called (tests call :meth:`check` by hand instead)."""
         self.store = store
         self.publish = publish
         self.interval = interval or (FALLBACK_SECONDS if store.announces_changes else POLL_SECONDS)
+        self.monotonic = monotonic
+        self._next_poll = monotonic() + self.interval
         self._watches: dict[int, set[Watch]] = {}
         self._versions: dict[int, Any] = {}
         self._heard: set[int] = set()
@@ -179,20 +186,26 @@ class Hub:
                 await self._stop_listening()
             self._stop_listening = None
 
+    async def step(self) -> int:
+        """Wait for a change to be heard (or a page to come) or for the poll, whichever is first, and check the
+        games heard of, or every watched game when the poll is due: changes heard (a NOTIFY, a move made here)
+        never put the poll off. How many games changed."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), max(0.0, self._next_poll - self.monotonic()))
+        self._wake.clear()
+        heard, self._heard = list(self._heard), set()
+        due = self.monotonic() >= self._next_poll
+        if due:
+            self._next_poll = self.monotonic() + self.interval
+        return await self.check(None if due or not heard else heard)
+
     async def _run(self) -> None:
         while True:
             if not self._watches:
                 self._wake.clear()
                 await self._wake.wait()
             try:
-                await asyncio.wait_for(self._wake.wait(), self.interval)
-            except TimeoutError:
-                heard = None  # the poll: every watched game
-            else:
-                self._wake.clear()
-                heard, self._heard = list(self._heard), set()
-            try:
-                await self.check(heard or None)
+                await self.step()
             except Exception:
                 log.exception("checking the watched games failed; trying again")
 

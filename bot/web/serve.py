@@ -22,6 +22,7 @@ from aiohttp import web
 
 from bot.actions import Actions, decide_now
 from bot.config import WebConfig
+from bot.ops import Ops
 from bot.web.app import Announcer, create_app
 from data.store import Store
 from rules.base import GameState
@@ -62,15 +63,17 @@ async def web_server(
     sweep: bool = False,
     ai_seconds: float | None = None,
     clock: Callable[[], float] = time.time,
+    ops: Ops | None = None,
 ) -> AsyncIterator[RunningWeb]:
     """Serve the web UI on ``db_path`` while the block runs. ``local``: trusted local play may be on (``pbm run``
     without a token); ``sweep``: this process also acts on the clocks' timers and expired challenges (when no
-    bot does); ``announcer``: the bot's Discord front, when it runs in this process. :class:`WebStartError`
-    when the address cannot be listened at."""
+    bot does); ``announcer``: the bot's Discord front, when it runs in this process; ``ops``: the bot's
+    ``/healthz`` and ``/metrics``, served on the web UI's port too. :class:`WebStartError` when the address cannot
+    be listened at."""
     store = await Store.open(db_path)
     try:
         actions = Actions(store, think=think_in_thread, offload=asyncio.to_thread, ai_seconds=ai_seconds, clock=clock)
-        app = create_app(actions, config, local=local, clock=clock, announcer=announcer)
+        app = create_app(actions, config, local=local, clock=clock, announcer=announcer, ops=ops)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS)
         await runner.setup()
         try:

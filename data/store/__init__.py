@@ -4,7 +4,8 @@ proposals, conditional moves), :mod:`data.store.ratings` (ratings, leaderboards;
 that ends them, :mod:`data.store.rate`), :mod:`data.store.settings` (each server's settings, the moderators'
 audit log, the counts of the per-member limits), :mod:`data.store.web` (the web front's sessions and sign-in
 links, and the versions of the games its pages watch), :mod:`data.store.matches` (Backgammon matches and their
-games) and :mod:`data.store.tournaments` (tournaments and their games). :class:`Store` is all of it."""
+games), :mod:`data.store.health` (what the operator's probes ask, and whether a move that met a failure was
+logged) and :mod:`data.store.tournaments` (tournaments and their games). :class:`Store` is all of it."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from data.rows import (
     VacationRow,
     VariantRow,
 )
+from data.store.availability import DatabaseUnavailableError
 from data.store.core import (
     MAX_GAME_ID,
     ClockWrite,
@@ -37,6 +39,7 @@ from data.store.core import (
     StoreError,
     describe_database_error,
 )
+from data.store.health import HealthStore, LoggedMove
 from data.store.matches import MatchStore
 from data.store.rate import Rater, RatingWrite
 from data.store.settings import AuditRow, ServerSettingsRow, SettingsStore
@@ -49,6 +52,7 @@ __all__ = [
     "ChallengeRow",
     "ClockWrite",
     "DamagedRowError",
+    "DatabaseUnavailableError",
     "DatabaseUnusableError",
     "FinishedGame",
     "GameRow",
@@ -57,6 +61,7 @@ __all__ = [
     "LogEntry",
     "LogLine",
     "LogRow",
+    "LoggedMove",
     "MatchRow",
     "NotFoundError",
     "OutOfDateError",
@@ -81,5 +86,5 @@ __all__ = [
 ]
 
 
-class Store(TournamentStore, SettingsStore, MatchStore, WebStore):
+class Store(TournamentStore, SettingsStore, MatchStore, WebStore, HealthStore):
     """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Self
 from data.connection import DirectConnection
 from data.rows import ChallengeRow, GameRow, GameSummary, LogEntry, LogLine, LogRow, RatingChange
 from data.store import upkeep
+from data.store.availability import DEFAULT_TIMEOUT, DatabaseUnavailableError
 from data.store.dialect import SQLITE, Dialect
 from data.store.rate import RatingWrite, write_rating
 from data.store.unit import Units, current_owner
@@ -165,6 +166,8 @@ REQUIRED_TABLES = (
 def describe_database_error(exc: BaseException, where: str | None = None) -> str:
     """One line for an environment error of the database (disk full, unreadable, damaged), for people. Given the
     SQLite file ``where``, a refused write says whether the file or its folder is read-only."""
+    if isinstance(exc, DatabaseUnavailableError):
+        return f"{exc}; try again in a minute"
     text = str(exc).strip() or type(exc).__name__
     lowered = text.lower()
     if where is not None and ("readonly" in lowered or "read-only" in lowered):
@@ -296,6 +299,7 @@ class CoreStore(Units):
         read_only: bool = False,
         create: bool = True,
         migrate: bool = True,
+        timeout: float = DEFAULT_TIMEOUT,
     ) -> Self:
         """Open (creating if needed) the database at ``path`` and bring its schema up to date.
 
@@ -321,9 +325,12 @@ class CoreStore(Units):
         is ever made for ``path`` (a mistyped path would otherwise start a fresh database somewhere). A database
         from an older pbm is brought up to date, unless it is read-only (:class:`OutOfDateError`) or ``migrate``
         is false: then it is left as it is, for what works on any version (``backup``, ``schema_version``).
+
+        On PostgreSQL no statement takes longer than ``timeout`` seconds: a server that is stopped, unreachable
+        or hung is :class:`DatabaseUnavailableError` (see :mod:`data.store.availability`).
         """
         if is_postgresql_url(str(path)):
-            return await cls._open_postgresql(str(path), create=create, migrate=migrate)
+            return await cls._open_postgresql(str(path), create=create, migrate=migrate, timeout=timeout)
         where = sqlite_file(str(path))
         address = where
         if where != ":memory:":
@@ -367,14 +374,14 @@ class CoreStore(Units):
         return store
 
     @classmethod
-    async def _open_postgresql(cls, url: str, *, create: bool, migrate: bool) -> Self:
+    async def _open_postgresql(cls, url: str, *, create: bool, migrate: bool, timeout: float) -> Self:
         from data.postgres import PostgresPool
         from data.store.dialect import postgresql
 
         dialect = postgresql()
         where = redacted(url)
         try:
-            connection = await PostgresPool.connect(url)
+            connection = await PostgresPool.connect(url, timeout=timeout)
         except (*dialect.errors, ValueError) as exc:
             raise DatabaseUnusableError(f"{where}: {describe_database_error(exc)}") from exc
         try:
@@ -951,17 +958,31 @@ class CoreStore(Units):
         )
 
     async def game_by_thread(self, thread_id: int) -> int | None:
-        """The game a Discord thread is of; ``None`` for a thread of no game, or of several (a tournament round's
-        shared thread: a command typed there names its game)."""
+        """The game a Discord thread is about: its newest, as the games of a Backgammon match follow one another in
+        one thread; ``None`` for a thread of no game, or of several games not all of one match (a tournament
+        round's shared thread: a command typed there names its game). Remembered unless it is a match's game (the
+        match may go on in a new game there)."""
         known = self._game_of_thread.get(thread_id)
         if known is not None:
             return known
-        async with self._db.execute("SELECT id FROM games WHERE thread_id = ? LIMIT 2", (thread_id,)) as cursor:
-            rows = await cursor.fetchall()
-        if len(rows) != 1:
+        async with self._db.execute(
+            "SELECT g.id, m.match_id FROM games g LEFT JOIN match_games m ON m.game_id = g.id WHERE g.thread_id = ?"
+            " ORDER BY g.id DESC LIMIT 1",
+            (thread_id,),
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
             return None
-        self._game_of_thread[thread_id] = int(rows[0][0])
-        return int(rows[0][0])
+        async with self._db.execute(
+            "SELECT 1 FROM games g WHERE g.thread_id = ? AND g.id <> ? AND NOT EXISTS"
+            " (SELECT 1 FROM match_games m WHERE m.game_id = g.id AND m.match_id = ?) LIMIT 1",
+            (thread_id, row[0], row[1]),
+        ) as cursor:
+            if await cursor.fetchone() is not None:
+                return None
+        if row[1] is None:
+            self._game_of_thread[thread_id] = int(row[0])
+        return int(row[0])
 
     async def log(self, game_id: int) -> list[LogRow]:
         """The whole move log of a game, in order."""

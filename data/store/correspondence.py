@@ -282,6 +282,14 @@ class CorrespondenceStore(CoreStore):
             if status is not None and status != "open":
                 await db.execute("DELETE FROM timers WHERE kind = 'proposal' AND ref = ?", (proposal_id,))
 
+    async def forget_proposal_message(self, proposal_id: int) -> None:
+        """A settled proposal's message was closed (its buttons removed): forget where it is, so it is closed
+        once. An open proposal keeps its message."""
+        await self.write(
+            "UPDATE proposals SET channel_id = NULL, message_id = NULL WHERE id = ? AND status != 'open'",
+            (proposal_id,),
+        )
+
     # ---- conditional moves ---------------------------------------------------------------------------------
 
     async def queued_lines(self, game_id: int, player_id: str | None = None) -> list[QueuedLine]:

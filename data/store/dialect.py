@@ -11,6 +11,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from data.schema import MIGRATIONS, PG_MIGRATIONS
+from data.store.availability import DatabaseUnavailableError
 
 #: the PostgreSQL channel a game's changes are announced on (the payload is the game's id)
 CHANGES_CHANNEL = "pbm_game_changed"
@@ -105,6 +106,12 @@ def postgresql() -> Dialect:
         migration_lock="SELECT pg_advisory_xact_lock(7365229)",
         for_update=" FOR UPDATE",
         notify_change=f"SELECT pg_notify('{CHANGES_CHANNEL}', ?)",
-        errors=(asyncpg.PostgresError, asyncpg.InterfaceError, OSError),
+        errors=(
+            asyncpg.PostgresError,
+            asyncpg.InterfaceError,
+            asyncpg.InternalClientError,
+            OSError,
+            DatabaseUnavailableError,
+        ),
         conflicts=(asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError),
     )

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from data.rows import MatchRow
-from data.store.core import CoreStore, DamagedRowError, NotFoundError, StaleWriteError
+from data.store.core import UNPOSTED_PREFIX, CoreStore, DamagedRowError, NotFoundError, StaleWriteError
 
 _MATCH_COLUMNS = "id, length, players, score, games, status, winner, created_at, updated_at"
 
@@ -65,6 +65,16 @@ class MatchStore(CoreStore):
         if row is None:
             raise NotFoundError(f"there is no match {match_id}")
         return _match_row(row)
+
+    async def pass_unposted(self, from_game: int, to_game: int) -> None:
+        """A board of ``from_game`` still to be posted becomes ``to_game``'s, under the same mark: the game ended
+        and its match's next game started, whose board is the one the front posts (with that mark's nonce), or
+        the sweep posts after a crash. Nothing when ``from_game`` has no mark."""
+        mark = await self.get_meta(f"{UNPOSTED_PREFIX}{from_game}")
+        if mark is None:
+            return
+        await self.mark_unposted(to_game, mark)
+        await self.clear_unposted(from_game, (mark,))
 
     async def match_game_ids(self, match_id: int) -> list[int]:
         """The games of a match, in the order they were played."""

@@ -7,16 +7,34 @@ equals the absolute point, X's pip is ``25 - point``; pip 25 is the bar and pip 
 A turn is a small state machine (``phase``): ``decide`` (manual mode, the player may double: waiting for roll or
 double), ``answer`` (a double is offered: the opponent is to move and takes with ``roll`` or drops) and ``move``
 (dice rolled, a play is due). Dice are always rolled by the engine from the state's :class:`Rng`.
+
+The moves and how a play is written are in :mod:`.moves`, move generation in :mod:`.movegen`, reading typed
+plays in :mod:`.notation`, the match score in :mod:`.match` and the help texts in :mod:`.texts`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from rules.backgammon.match import MAX_LENGTH, Match, MatchEnd, end_text
 from rules.backgammon.movegen import BAR, HIT_SHIFT, OFF, Step, decode, generate, pack, unpack
+from rules.backgammon.moves import (
+    COLOUR_NAMES,
+    EKS,
+    OHS,
+    Double,
+    Drop,
+    NoMove,
+    Play,
+    Roll,
+    Take,
+    Toggle,
+    absolute,
+    dice_text,
+    point_name,
+    steps_text,
+)
 from rules.backgammon.notation import Board, Reading, apply_step, interpret, step_problem, tokenize
 from rules.backgammon.texts import HELP, NOTATION
 from rules.base import (
@@ -33,8 +51,6 @@ from rules.base import (
 )
 from rules.rng import Rng
 
-EKS, OHS = 0, 1  # colour indices: X (eks) and O (ohs)
-COLOUR_NAMES = ("X", "O")
 #: pips of the standard start, the same in each colour's own frame
 START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 MAX_CUBE = 64
@@ -42,102 +58,6 @@ MOVE, DECIDE, ANSWER = "move", "decide", "answer"
 MODES = ("greedy", "manual")
 #: the words besides modes and checker plays that a player can send
 COMMANDS = ("roll", "take", "drop", "double", "no move", "pass")
-
-
-def absolute(colour: int, pip: int) -> int:
-    """The board's point number of a colour's pip (1..24)."""
-    return pip if colour == OHS else 25 - pip
-
-
-def point_name(colour: int, pip: int) -> str:
-    """How a pip is written in moves: 1..24, ``B`` for the bar, ``H`` for home (off)."""
-    if pip >= BAR:
-        return "B"
-    if pip <= OFF:
-        return "H"
-    return str(absolute(colour, pip))
-
-
-def steps_text(colour: int, steps: Sequence[Step]) -> str:
-    """Canonical text of single steps: ``13-7,8-7``, with ``*`` after a step that hits."""
-    return ",".join(f"{point_name(colour, s.src)}-{point_name(colour, s.dest)}{'*' if s.hit else ''}" for s in steps)
-
-
-def dice_text(dice: Sequence[int]) -> str:
-    return "-".join(str(d) for d in dice)
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# Moves
-
-
-@dataclass(frozen=True)
-class Play:
-    """A whole turn's checker play, as single die steps in the mover's frame.
-
-    Every resulting position has exactly one canonical step list (the one the generator found first), so two
-    plays compare equal exactly when they lead to the same position. Its text lists the steps in the order they
-    can be played, in absolute points, e.g. ``24-18*,13-11`` or ``B-22,6-H``.
-    """
-
-    colour: int
-    steps: tuple[Step, ...]
-
-    def __str__(self) -> str:
-        return steps_text(self.colour, self.steps)
-
-
-@dataclass(frozen=True)
-class NoMove:
-    """The roll cannot be played at all; the server records it for the player."""
-
-    def __str__(self) -> str:
-        return "no move"
-
-
-@dataclass(frozen=True)
-class Roll:
-    """Roll the dice (manual mode)."""
-
-    def __str__(self) -> str:
-        return "roll"
-
-
-@dataclass(frozen=True)
-class Take:
-    """Accept the offered double. pbmserv took by rolling, so ``roll`` still reads as a take while a double is
-    offered; the log says ``take``."""
-
-    def __str__(self) -> str:
-        return "take"
-
-
-@dataclass(frozen=True)
-class Drop:
-    """Refuse the offered double: the doubler wins at the cube value before the double (rules-notes R-6). A move
-    of its own, not a resignation, so the log and the announcement say what happened."""
-
-    def __str__(self) -> str:
-        return "drop"
-
-
-@dataclass(frozen=True)
-class Double:
-    """Offer a double before rolling (manual mode, cube centred or owned)."""
-
-    def __str__(self) -> str:
-        return "double"
-
-
-@dataclass(frozen=True)
-class Toggle:
-    """Switch greedy or manual mode for ``seat``; allowed at any time, also out of turn."""
-
-    seat: int
-    mode: str
-
-    def __str__(self) -> str:
-        return self.mode
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -664,8 +584,8 @@ class BackgammonState(GameState):
     def _resign_outcome(self, player: int, winner: int) -> Outcome:
         """A resignation scores 1 x cube (BG-5). Resigning while answering a double is refusing it: logs written
         before ``drop`` was a move of its own recorded a drop as ``resign``, and they replay to the same result."""
-        if self.match is not None:
-            return Outcome((winner,), f"{self.name(player)} resigned the match: {self.name(winner)} wins it", None, 1)
+        if self.match is not None:  # who wins the match, and at what score, is the match's line (match_text)
+            return Outcome((winner,), f"{self.name(player)} resigned the match", None, 1)
         if self.phase == ANSWER and player == 1 - self.turn:
             return self._refused_outcome()
         points = self.cube
@@ -673,6 +593,23 @@ class BackgammonState(GameState):
         return Outcome(
             (winner,), f"{self.name(player)} resigned: {self.name(winner)} wins {points} {unit}", None, points
         )
+
+    def resign(self, player: int) -> list[Event]:
+        """As every game resigns; in a match, a resignation queued out of turn says it is the match's."""
+        events = super().resign(player)
+        if self.match is not None and events[0].data.get("queued"):
+            text = f"{self.name(player)} will resign the match when their turn comes"
+            events[0] = Event(events[0].kind, text, player, events[0].data)
+        return events
+
+    def _resign(self, player: int, *, timed_out: bool = False) -> list[Event]:
+        """As every game resigns; in a match, the resignation is said to be the match's, and its winner's line is
+        what it did to the match (``alice wins the match to 5; the score stood at alice 1, bob 3``), said once."""
+        events = super()._resign(player, timed_out=timed_out)
+        if self.match is not None and self._outcome is not None:
+            words = {"resign": f"{self.name(player)} resigned the match", "win": self.match_text()}
+            events = [Event(e.kind, words.get(e.kind, e.text), e.player, e.data) for e in events]
+        return events
 
     # ---- text board --------------------------------------------------------------------------------------
 
@@ -895,4 +832,21 @@ GAME = GameDef(
 )
 BackgammonState.game = GAME
 
-__all__ = ["GAME", "BackgammonState", "Double", "Drop", "NoMove", "Play", "Roll", "Take", "Toggle"]
+__all__ = [
+    "COLOUR_NAMES",
+    "EKS",
+    "GAME",
+    "OHS",
+    "BackgammonState",
+    "Double",
+    "Drop",
+    "NoMove",
+    "Play",
+    "Roll",
+    "Take",
+    "Toggle",
+    "absolute",
+    "dice_text",
+    "point_name",
+    "steps_text",
+]

@@ -24,7 +24,7 @@ from urllib.parse import urlencode
 from aiohttp import web
 
 if TYPE_CHECKING:
-    from tests.fakediscord.server import FakeDiscord
+    from tests.fakediscord.state import FakeState
 
 
 @dataclass
@@ -56,7 +56,7 @@ def oauth_error(status: int, error: str, description: str) -> web.Response:
 class OAuth:
     """The fake's OAuth2 side (see the module docstring)."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: FakeState) -> None:
         self.fake = fake
         self.applications: dict[str, Application] = {}
         self.grants: dict[str, Grant] = {}

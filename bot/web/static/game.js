@@ -1,6 +1,7 @@
 // The game page, live: a new position arrives by Server-Sent Events and is shown in place (the board, whose
 // turn, the clocks, the move list); the clocks count down by themselves. For a player, moves are previewed and
 // played without leaving the page, always with the move number (#n) they were made on.
+import { TapBoard } from "./board.js";
 import { setClock, startClocks } from "./clock.js";
 
 const root = document.getElementById("game");
@@ -34,15 +35,8 @@ async function post(path, fields) {
 
 function showBoard(figure, board) {
   figure.replaceChildren();
-  if (board.kind === "svg") {
-    // pbm's own drawing (render.svg escapes every text in it)
-    figure.insertAdjacentHTML("afterbegin", board.svg);
-  } else {
-    const img = document.createElement("img");
-    img.src = board.src;
-    img.alt = board.alt;
-    figure.append(img);
-  }
+  // pbm's own drawing (render.svg escapes every text in it)
+  figure.insertAdjacentHTML("afterbegin", board.svg);
 }
 
 function showHistory(view) {
@@ -96,6 +90,16 @@ function showPlayers(view) {
     if (view.winners.includes(name)) li.append(badge("won", "win"));
   }
   document.getElementById("rating-words").textContent = view.rating_words;
+  const matchWords = document.getElementById("match-words");
+  matchWords.textContent = view.match_words || "";
+  matchWords.hidden = !view.match_words;
+  const nextGame = document.getElementById("next-game");
+  nextGame.hidden = !view.next_game;
+  if (view.next_game) {
+    const link = nextGame.querySelector("a");
+    link.href = `/g/${view.next_game}`;
+    link.textContent = `game ${view.next_game}`;
+  }
 }
 
 function badge(text, extra) {
@@ -132,6 +136,7 @@ async function apply(view) {
     return;
   }
   for (const guard of root.querySelectorAll("input[name=guard]")) guard.value = view.guard ?? "";
+  if (tapBoard) tapBoard.start();
   const legal = document.getElementById("legal");
   if (legal) {
     legal.replaceChildren(...mine.legal_moves.map((m) => Object.assign(document.createElement("option"), { value: m })));
@@ -147,6 +152,25 @@ if (root.dataset.live === "1" && "EventSource" in window) {
 }
 
 const moveForm = document.getElementById("move-form");
+const tapBox = document.getElementById("taps");
+// the board as a keypad for the move field (the game's SVG board, the player's turn)
+let tapBoard = null;
+if (moveForm && tapBox && document.querySelector("#board svg")) {
+  tapBoard = new TapBoard({
+    figure: document.getElementById("board"),
+    field: moveForm.move,
+    gameId,
+    guard: () => moveForm.guard.value,
+    say,
+    status: document.getElementById("tap-status"),
+    choices: document.getElementById("tap-choices"),
+    ready: () => moveForm.requestSubmit(),
+  });
+  document.getElementById("tap-undo").addEventListener("click", () => tapBoard.undo());
+  document.getElementById("tap-clear").addEventListener("click", () => tapBoard.clear());
+  tapBox.hidden = false;
+  tapBoard.start();
+}
 if (moveForm) {
   moveForm.addEventListener("submit", async (event) => {
     event.preventDefault();

@@ -1,5 +1,5 @@
 // The replay: a slider over every position, previous and next, play and pause; the arrow keys step and the space
-// bar plays. Boards are fetched as they are shown (SVG, or the PNG of games not drawn as SVG yet) and kept.
+// bar plays. Boards are fetched as they are shown (SVG) and kept.
 const box = document.getElementById("replay");
 const gameId = box.dataset.gameId;
 const slider = document.getElementById("position");
@@ -10,18 +10,13 @@ const previous = document.getElementById("previous");
 const next = document.getElementById("next");
 const kept = new Map();
 let frames = [];
-let kind = "svg";
 let index = Number(box.dataset.index);
 let timer = null;
 
 async function board(at) {
   if (!kept.has(at)) {
-    if (kind === "svg") {
-      const response = await fetch(`/g/${gameId}/board.svg?at=${at}`);
-      kept.set(at, await response.text());
-    } else {
-      kept.set(at, `/g/${gameId}/board.png?at=${at}`);
-    }
+    const response = await fetch(`/g/${gameId}/board.svg?at=${at}`);
+    kept.set(at, await response.text());
   }
   return kept.get(at);
 }
@@ -35,14 +30,7 @@ async function show(position) {
   const drawn = await board(frame.at);
   if (frames[index] !== frame) return; // moved on meanwhile
   figure.replaceChildren();
-  if (kind === "svg") {
-    figure.insertAdjacentHTML("afterbegin", drawn); // pbm's own drawing
-  } else {
-    const img = document.createElement("img");
-    img.src = drawn;
-    img.alt = `${frame.caption}: the board`;
-    figure.append(img);
-  }
+  figure.insertAdjacentHTML("afterbegin", drawn); // pbm's own drawing
   history.replaceState(null, "", `/g/${gameId}/replay?at=${frame.at}`);
 }
 
@@ -78,7 +66,6 @@ async function start() {
   const answer = await (await fetch(`/g/${gameId}/replay.json`)).json();
   if (!answer.ok) return;
   frames = answer.frames;
-  kind = answer.board;
   playButton.hidden = false;
   playButton.addEventListener("click", toggle);
   previous.addEventListener("click", (event) => {

@@ -7,6 +7,9 @@ Rulings where the help file is silent follow ``rules-notes.md`` section 4 (DO-1.
 Positions are kept as bitboards (one Python int per player and per level) so that a whole placement, captures
 included, is judged with a handful of integer operations: enumerating every one- and two-piece placement of a
 mid-game 6x6 position has to stay within a few milliseconds.
+
+The board's masks and position keys are in :mod:`.board`, the moves in :mod:`.moves` and the help texts in
+:mod:`.texts`; this module holds the game. ``GAME`` is what the registry loads.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, reduce
+from functools import reduce
 from operator import getitem, xor
 from typing import Any
 
@@ -30,13 +33,12 @@ from rules.base import (
     Outcome,
     StateFormatError,
 )
+from rules.drogo.board import COLOURS, MAX_SIZE, MIN_SIZE, bits, cell_name, cube_key, geometry, stack_keys
+from rules.drogo.moves import Pass, Place
+from rules.drogo.texts import HELP, NOTATION
 from rules.memory import Memory, contains, pack, unpack
-from rules.rng import Rng, output_at
+from rules.rng import Rng
 
-#: colour letters of seats 0..3, in challenge order
-COLOURS = "xoyz"
-MIN_SIZE = 3
-MAX_SIZE = 12
 _CELL = re.compile(r"([a-z])([0-9]{1,2})")  # ASCII digits only, like game numbers (not \d: c٣ is no cell)
 #: a stack's text and its list of seats, one into the other (``xo`` <-> ``[0, 1]``), translated in C
 _SEAT_OF_LETTER = bytes.maketrans(COLOURS.encode(), bytes(range(len(COLOURS))))
@@ -46,124 +48,9 @@ _LETTER_OF_SEAT = bytes.maketrans(bytes(range(len(COLOURS))), COLOURS.encode())
 _SEARCHES_BEFORE_SET = 16
 
 
-def cell_name(col: int, row: int) -> str:
-    """``(2, 2)`` -> ``c3``: column letter, then row number counted from 1 at the bottom."""
-    return f"{chr(ord('a') + col)}{row + 1}"
-
-
 def move_cap(size: int) -> int:
     """Placements after which a game ends and is scored as it stands (4 * size^3: 864 on 6x6)."""
     return 4 * size**3
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Moves
-
-
-@dataclass(frozen=True)
-class Place:
-    """One turn: one piece, or two face-adjacent pieces, each landing on top of its cell's stack.
-
-    ``cells`` are ``(column, row)`` from 0. Two pieces side by side are kept in board order (lower row first, then
-    left to right) so that ``d3,c3`` and ``c3,d3`` are the same move; ``c3,c3`` puts the second piece on the first.
-    """
-
-    cells: tuple[tuple[int, int], ...]
-
-    def __post_init__(self) -> None:
-        if len(self.cells) == 2 and self.cells[0] != self.cells[1]:
-            object.__setattr__(self, "cells", tuple(sorted(self.cells, key=lambda cell: (cell[1], cell[0]))))
-
-    def __str__(self) -> str:
-        return ",".join(cell_name(col, row) for col, row in self.cells)
-
-
-@dataclass(frozen=True)
-class Pass:
-    """The forced pass of a player who has no legal placement (never a voluntary move)."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Board geometry and hashing
-
-
-@dataclass(frozen=True)
-class _Geometry:
-    """Bit masks of one board size: cell ``i = row * n + col`` is bit ``1 << i``."""
-
-    n: int
-    full: int
-    not_first_col: int
-    not_last_col: int
-
-    def adjacent(self, mask: int) -> int:
-        """Cells orthogonally next to any cell of ``mask`` (the mask itself may be included)."""
-        n = self.n
-        return (
-            ((mask << 1) & self.not_first_col) | ((mask >> 1) & self.not_last_col) | (mask << n) | (mask >> n)
-        ) & self.full
-
-    def flood(self, seed: int, within: int) -> int:
-        """The connected part of ``within`` that contains the cells of ``seed``."""
-        group = seed & within
-        while True:
-            grown = (group | self.adjacent(group)) & within
-            if grown == group:
-                return group
-            group = grown
-
-
-@cache
-def _geometry(n: int) -> _Geometry:
-    first_col = sum(1 << (row * n) for row in range(n))
-    last_col = first_col << (n - 1)
-    full = (1 << (n * n)) - 1
-    return _Geometry(n, full, full & ~first_col, full & ~last_col)
-
-
-#: the seed of the position keys: one fixed random 64-bit key per (colour, level, row, column) of the largest board,
-#: the same in every process, so that position hashes saved with a game stay valid when it is loaded elsewhere
-_KEY_SEED = 0xD206_0C0B
-
-
-@cache
-def _size_keys(n: int) -> tuple[int, ...]:
-    """The keys of an n x n board, indexed ``(seat * n + level) * n * n + cell``: key number
-    ``((seat * MAX_SIZE + level) * MAX_SIZE + row) * MAX_SIZE + column`` of the seed's sequence, computed for this
-    size only."""
-    return tuple(
-        output_at(_KEY_SEED, ((seat * MAX_SIZE + level) * MAX_SIZE + cell // n) * MAX_SIZE + cell % n)
-        for seat in range(len(COLOURS))
-        for level in range(n)
-        for cell in range(n * n)
-    )
-
-
-def _key(seat: int, level: int, cell: int, n: int) -> int:
-    return _size_keys(n)[(seat * n + level) * n * n + cell]
-
-
-@cache
-def _stack_keys(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """The same keys arranged ``[cell][level][seat]``: a stack's hash is its seats looked up level by level."""
-    keys, area = _size_keys(n), n * n
-    seats = range(len(COLOURS))
-    by_level = [
-        zip(*(keys[(seat * n + level) * area : (seat * n + level + 1) * area] for seat in seats), strict=True)
-        for level in range(n)
-    ]
-    return tuple(zip(*by_level, strict=True))
-
-
-def _bits(mask: int) -> Iterator[int]:
-    """Indices of the set bits of ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 @dataclass(frozen=True)
@@ -309,13 +196,13 @@ class DrogoState(GameState):
         """Recompute the bitboards and the hash from ``stacks`` (after a load or a new game): one pass over the
         cells, each stack's hash folded from its keys in C, and the level masks from the stack heights."""
         n = self.size
-        self.geo = _geometry(n)
+        self.geo = geometry(n)
         own = [0] * len(self.players)
         #: cells by stack height
         tops = [0] * (n + 1)
         cell_hash = [0] * (n * n)
         whole = 0
-        keys = _stack_keys(n)
+        keys = stack_keys(n)
         for cell, stack in enumerate(self.stacks):
             if stack:
                 bit = 1 << cell
@@ -429,7 +316,7 @@ class DrogoState(GameState):
         # Captures only ever give freedom, so placed pieces that breathe already need no look at their group.
         if not placed & free:
             group = placed
-            for cell in _bits(own & (placed | around)):
+            for cell in bits(own & (placed | around)):
                 group |= self._group_of(1 << cell)
             if captured:
                 if self.options.get("in_place"):
@@ -448,12 +335,12 @@ class DrogoState(GameState):
         n = self.size
         value = self.hash
         for cell, level in pieces:
-            value ^= _key(seat, level, cell, n)
-        for cell in _bits(captured):
+            value ^= cube_key(seat, level, cell, n)
+        for cell in bits(captured):
             value ^= self.cell_hash[cell]
             if self.options.get("in_place"):
                 for level in range(len(self.stacks[cell])):
-                    value ^= _key(seat, level, cell, n)
+                    value ^= cube_key(seat, level, cell, n)
         return value
 
     def _shape_error(self, cells: tuple[int, ...]) -> str | None:
@@ -580,7 +467,7 @@ class DrogoState(GameState):
             verdict = self._verdict(self.turn, self._indices(move))
         elif verdict.reason is not None:
             raise IllegalMoveError(str(move), verdict.reason)
-        return sum(len(self.stacks[cell]) for cell in _bits(verdict.captured))
+        return sum(len(self.stacks[cell]) for cell in bits(verdict.captured))
 
     def has_legal_move(self, seat: int | None = None) -> bool:
         """Whether ``seat`` (default: the player to move) could place anything in this position."""
@@ -595,7 +482,7 @@ class DrogoState(GameState):
         refuse it. Asked first whether a player can move at all, one of them usually answers at the first
         judgement, however full the board (their verdicts are kept for the full scan after them)."""
         empty = self.geo.full & ~self.levels[0]
-        for cell in _bits(empty & self.geo.adjacent(empty)):
+        for cell in bits(empty & self.geo.adjacent(empty)):
             yield (cell,)
 
     def parse_move(self, text: str, player: int | None = None) -> Place | Pass:
@@ -653,7 +540,7 @@ class DrogoState(GameState):
         n = self.size
         for cell, level in pieces:
             self._set_top(cell, level, seat)
-        taken = [(cell, list(self.stacks[cell])) for cell in _bits(verdict.captured)]
+        taken = [(cell, list(self.stacks[cell])) for cell in bits(verdict.captured)]
         for cell, stack in taken:
             self._clear(cell)
             if self.options.get("in_place"):
@@ -682,7 +569,7 @@ class DrogoState(GameState):
         stack.append(seat)
         self.own[seat] |= bit
         self.levels[level] |= bit
-        key = _key(seat, level, cell, self.size)
+        key = cube_key(seat, level, cell, self.size)
         self.cell_hash[cell] ^= key
         self.hash ^= key
 
@@ -857,40 +744,6 @@ def _validate(options: dict[str, Any], nplayers: int) -> dict[str, Any]:
     return values
 
 
-HELP = """\
-**Drogo** is Go built upward. The board is a square of cells (6x6 unless `-size` says otherwise) and each cell \
-holds a stack of cubes no taller than the board is wide.
-
-**Your turn.** Put one cube of your colour on top of a stack (or on an empty cell), or two cubes that touch face \
-to face: on neighbouring cells at the same level, or one on the other. The very first turn of a game places a \
-single cube. A cube may land on an enemy's top cube only if that links it to one of your groups.
-
-**Groups.** Whoever owns the top cube owns the whole stack. Neighbouring stacks (not diagonal) with the same owner \
-form a group. A group breathes while one of its stacks sits next to an empty cell.
-
-**Capture.** After your placement, every enemy group that cannot breathe is lifted off whole, whatever colours are \
-buried in it. You may not leave your own group breathless, unless your move captures and so frees it. With three \
-or four players every other player is an enemy.
-
-**Ko.** A move may not bring back any earlier board position (superko); `-no_superko` turns this off.
-
-**End.** You cannot pass by choice; with no legal placement you pass automatically. When nobody can place, each \
-player scores the total height of the stacks they own: the highest wins, a tie for the top is a draw. A game \
-also stops, and is scored as it stands, after 4 x size^3 placements (864 on 6x6), superko or not. A player who \
-resigns leaves their stacks standing as enemy stacks; they can still be captured.
-
-Options: `-size=n` (3..12), `-single` (always one cube), `-in_place` (captured stacks turn to the capturer's colour \
-and stay), `-easy_free` (an empty point beside a stack at any level gives freedom), `-no_superko`.
-"""
-
-NOTATION = """\
-Cells are a column letter and a row number, a1 at the bottom left. A cube always lands on top of its cell.
-`c3`: one cube on c3.
-`c3,d3`: two cubes side by side on c3 and d3 (both stacks must be the same height).
-`c3,c3`: two cubes on c3, one on the other.
-Captures, and forced passes (`pass`), are made for you."""
-
-
 GAME = GameDef(
     name="drogo",
     title="Drogo",
@@ -911,3 +764,18 @@ GAME = GameDef(
 )
 
 DrogoState.game = GAME
+
+__all__ = [
+    "COLOURS",
+    "GAME",
+    "HELP",
+    "MAX_SIZE",
+    "MIN_SIZE",
+    "NOTATION",
+    "DrogoState",
+    "Pass",
+    "Place",
+    "cell_name",
+    "move_cap",
+    "random_move",
+]
