@@ -13,6 +13,7 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import board_files
 from bot.actions import (
@@ -26,6 +27,9 @@ from bot.actions import (
 )
 from render import VIEWS, has_3d
 from rules import registry
+
+if TYPE_CHECKING:
+    from bot.console_tournaments import TournamentWords
 
 #: the longest command line read; longer input is refused before it is parsed
 MAX_LINE = 4096
@@ -71,6 +75,15 @@ Ratings (-unrated at the challenge keeps a game out of them):
   <game> ratings <user>                                 a player's rating, rank and results in the game
   profile <user> [<other user>]                         a player's ratings in every game, and their chart;
                                                         with another user: their head-to-head record
+Tournaments (formats: swiss, with its rounds; round-robin; knock-out):
+  <game> tournament create <user> <format> [rounds] [-options] [-table=3-4] [-max_players=n] [-signup_until=TIME]
+                                                        a tournament open for signup; -options are every game's
+                                                        (-size=8 -days=3 -unrated); -table: players a game
+  <game> tournament join|leave|start <id> <user>        enter or leave it (once started: withdraw); start it
+  <game> tournament show <id>                           the standings and the round's games ('standings' too)
+  <game> tournament cancel <id> <user> [reason ...]     the organiser cancels it
+  <game> tournament remove <id> <user> <player> [reason ...]   the organiser takes a player out
+  [<game>] tournaments                                  the tournaments signing up or running
 Moderation (the console's operator; every game and challenge, of every server):
   admin cancel <id> <reason ...>                        end a game without a result (unrated); the players hear why
   admin decide <id> <user> [unrated] <reason ...>       end a game: <user> wins, the others lose (rated unless told)
@@ -83,11 +96,11 @@ Add --as USER to act as USER where the command names no user, --now 2026-12-01T0
 
 _FILTERS = ("all", "active", "inactive", "next")
 #: the words that may open a command line besides a game's name
-_TOP_WORDS = ("help", "tick", "vacation", "notify", "profile", "challenges", "games", "history", "admin")
+_TOP_WORDS = ("help", "tick", "vacation", "notify", "profile", "challenges", "games", "history", "admin", "tournaments")
 #: every game's commands (a game adds its own, like Backgammon's roll); an unknown one is answered with the closest
 _GAME_COMMANDS = (
     "challenge", "join", "withdraw", "challenges", "move", "board", "show", "preview", "propose", "accept", "reject",
-    "queue", "resign", "moves", "history", "games", "ratings", "analyze", "replay", "help",
+    "queue", "resign", "moves", "history", "games", "ratings", "analyze", "replay", "help", "tournament", "tournaments",
 )  # fmt: skip
 
 
@@ -202,6 +215,8 @@ class Console:
             return await self._history(None, words[1:]), None
         if first == "admin":
             return await self._admin(words[1:])
+        if first == "tournaments":
+            return await self._tournaments(None, words[1:]), None
         if first not in registry.names():
             hint = _did_you_mean(first, (*_TOP_WORDS, *registry.names())) or "; type 'help' for the commands"
             raise ConsoleError(_unknown_game(words[0], hint))
@@ -269,6 +284,10 @@ class Console:
             return await self.actions.analyze(await self._game_of(game, args[0])), None
         if command == "replay":
             return await self._replay(game, args), None
+        if command == "tournament":
+            return await self._tournament_words().run(game, args), None
+        if command == "tournaments":
+            return await self._tournaments(game, args), None
         if command in registry.get(game).extra_commands:
             game_id, player, rest = await self._game_user(game, command, args)
             guard = "".join(rest).strip()
@@ -382,6 +401,18 @@ class Console:
         note = f"; {made.note}" if made.note else ""
         result.message += f"\n{made.frames} frames, {size}{note}\nreplay: {path}"
         return result
+
+    def _tournament_words(self) -> TournamentWords:
+        """The reader of ``<game> tournament ...`` (:mod:`bot.console_tournaments`)."""
+        from bot.console_tournaments import TournamentWords
+
+        return TournamentWords(self.actions, self.identity, self.boards_dir if self.images else None, ConsoleError)
+
+    async def _tournaments(self, game: str | None, args: list[str]) -> Result:
+        """``[<game>] tournaments``: those signing up or running."""
+        if args:
+            raise ConsoleError(f"usage: {_prefix(game)}tournaments")
+        return await self.actions.tournaments(game)
 
     async def _game_of(self, game: str, word: str) -> int:
         """The game number ``word`` names, refused when that game is of another kind than the command's word

@@ -68,7 +68,7 @@ _SERVER_SETTINGS = """
     CREATE INDEX IF NOT EXISTS audit_by_guild ON audit_log(guild_id, id);
     """
 
-#: Migration 9, the same on both databases but for the types: Backgammon matches. A match is one row (its length,
+#: Migration 10, the same on both databases but for the types: Backgammon matches. A match is one row (its length,
 #: players, the score as of its last finished game, how many games it has had, and how it ended); its games are
 #: linked to it in order, each game in at most one match, and a match's game number taken once: two processes
 #: ending the same game can never both start the next one. ``IF NOT EXISTS`` keeps the script harmless when a test
@@ -91,6 +91,78 @@ _MATCHES = """
         game_id     {id} NOT NULL UNIQUE REFERENCES games(id) ON DELETE CASCADE,
         PRIMARY KEY (match_id, number)
     );
+    """
+
+#: Migration 11, the same on both databases but for the types: tournaments (:mod:`data.store.tournaments`). One row
+#: per tournament: what it plays (the game, the format, the option words every game of it takes, the table sizes),
+#: who organised it, where it lives (server, channel), its signup (who joined, in order; the most players; when the
+#: signup closes) and, once started, its whole state as the JSON of :class:`bot.competition.Tournament`, under a
+#: ``version`` that every write raises (a write names the version it read, so two processes never record a result
+#: twice nor pair a round twice). ``tournament_games`` links each game to its tournament, round and board (a board
+#: replayed, after a drawn knock-out game or a cancelled one, is a new ``attempt``; one game per attempt, which
+#: the unique index enforces) and says whether its result is recorded yet (the sweep records those a crash left).
+_TOURNAMENTS = """
+    CREATE TABLE IF NOT EXISTS tournaments (
+        id            {serial},
+        game_type     TEXT NOT NULL,
+        format        TEXT NOT NULL,
+        options       TEXT NOT NULL,
+        table_sizes   TEXT NOT NULL,
+        rounds        {id},
+        organiser     TEXT NOT NULL,
+        status        TEXT NOT NULL CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+        max_players   {id},
+        signup_until  {real},
+        guild_id      {id},
+        channel_id    {id},
+        entrants      TEXT NOT NULL,
+        state         TEXT,
+        version       {id} NOT NULL,
+        created_at    {real} NOT NULL,
+        updated_at    {real} NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS tournaments_by_guild ON tournaments(guild_id, status);
+    CREATE INDEX IF NOT EXISTS tournaments_by_organiser ON tournaments(organiser, status);
+    CREATE TABLE IF NOT EXISTS tournament_games (
+        game_id        {id} PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        tournament_id  {id} NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        round          {id} NOT NULL,
+        board          {id} NOT NULL,
+        attempt        {id} NOT NULL,
+        recorded       {id} NOT NULL DEFAULT 0
+    );
+    CREATE UNIQUE INDEX IF NOT EXISTS tournament_games_once ON tournament_games(tournament_id, round, board, attempt);
+    CREATE INDEX IF NOT EXISTS tournament_games_unrecorded ON tournament_games(recorded, game_id);
+    """
+
+#: Migration 11 on SQLite also lets the timers table hold a tournament's signup deadline (kind ``tournament``):
+#: SQLite cannot change a CHECK constraint, so the table is made again with the new one and its rows (and the
+#: high-water mark of its ids, which are never reused) copied over.
+_TOURNAMENT_TIMERS_SQLITE = """
+    CREATE TABLE IF NOT EXISTS timers_v11 (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
+        due_at   REAL NOT NULL,
+        kind     TEXT NOT NULL CHECK (kind IN ('clock', 'proposal', 'vacation', 'deliver', 'tournament')),
+        game_id  INTEGER REFERENCES games(id) ON DELETE CASCADE,
+        player_id TEXT,
+        ref      INTEGER,
+        data     TEXT NOT NULL DEFAULT '{}'
+    );
+    INSERT INTO timers_v11 (id, due_at, kind, game_id, player_id, ref, data)
+        SELECT id, due_at, kind, game_id, player_id, ref, data FROM timers;
+    DELETE FROM sqlite_sequence WHERE name = 'timers_v11';
+    INSERT INTO sqlite_sequence (name, seq) SELECT 'timers_v11', seq FROM sqlite_sequence WHERE name = 'timers';
+    DROP TABLE timers;
+    ALTER TABLE timers_v11 RENAME TO timers;
+    CREATE INDEX IF NOT EXISTS timers_due ON timers(due_at);
+    CREATE INDEX IF NOT EXISTS timers_by_game ON timers(game_id, kind);
+    """
+
+#: The same on PostgreSQL, which changes the constraint in place.
+_TOURNAMENT_TIMERS_PG = """
+    ALTER TABLE timers DROP CONSTRAINT IF EXISTS timers_kind_check;
+    ALTER TABLE timers ADD CONSTRAINT timers_kind_check
+        CHECK (kind IN ('clock', 'proposal', 'vacation', 'deliver', 'tournament'));
     """
 
 MIGRATIONS: tuple[str, ...] = (
@@ -335,6 +407,8 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 10: Backgammon matches (see _MATCHES)
     _MATCHES.format(id="INTEGER", real="REAL", serial="INTEGER PRIMARY KEY"),
+    # 11: tournaments, their games, and the signup deadline as a timer (see _TOURNAMENTS)
+    _TOURNAMENTS.format(id="INTEGER", real="REAL", serial="INTEGER PRIMARY KEY") + _TOURNAMENT_TIMERS_SQLITE,
 )
 
 #: The same migrations for PostgreSQL: the same tables, columns, indexes and constraints under the same numbers,
@@ -569,4 +643,9 @@ PG_MIGRATIONS: tuple[str, ...] = (
     """,
     # 10: Backgammon matches
     _MATCHES.format(id="BIGINT", real="DOUBLE PRECISION", serial="BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"),
+    # 11: tournaments, their games, and the signup deadline as a timer
+    _TOURNAMENTS.format(
+        id="BIGINT", real="DOUBLE PRECISION", serial="BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
+    )
+    + _TOURNAMENT_TIMERS_PG,
 )

@@ -68,5 +68,5 @@ async def test_the_readme_lists_exactly_the_synced_commands(discord_world: World
     )
     synced = {c["name"] for c in discord_world.fake.syncs[0].commands}
     assert documented == synced
-    assert "/help" in section and len(synced) == 31
+    assert "/help" in section and len(synced) == 32
     assert {c["name"] for c in discord_world.fake.syncs[0].commands if c.get("type") == 3} == {"Show board"}

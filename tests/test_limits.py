@@ -105,7 +105,7 @@ async def test_games_against_the_bot_are_limited(discord_world: World, tmp_path:
     assert len(games) == 1
     assert (
         "- limits per member: 10 open challenges waiting for an answer, 100 running games, 1 running game against"
-        " me, 2 tournaments organised (once tournaments exist)" in shown.content
+        " me, 2 tournaments organised" in shown.content
     )
 
 

@@ -32,7 +32,7 @@ DEFAULT_LINES = [
     "default options: none",
     "computer opponents: on, up to level 3",
     "limits per member: 10 open challenges waiting for an answer, 100 running games, 3 running games against me,"
-    " 2 tournaments organised (once tournaments exist)",
+    " 2 tournaments organised",
     "who may start games: everyone",
 ]
 

@@ -38,6 +38,9 @@ Notes for fronts:
   settings (``server_settings(guild_id)``, read once per command, and their setters), challenges checked against
   them (``challenge_in_server``, ``may_join``; :class:`bot.actions.limits.CommandRate` for the command rate), and
   moderators' actions (``admin_cancel``, ``admin_decide``, ``admin_forfeit``, ``admin_challenges``, ``admin_log``).
+* Tournaments (:mod:`bot.actions.tournaments`): made, joined, started, played, read; ``Result.news`` carries what an
+  action did to a tournament (a new round's games to post, the end), whatever the action was (a move that ended
+  the last game of a round starts the next).
 * The Discord front lives in ``bot.discord`` and provides ``create_bot(config)`` (no side effects at import),
   ``run_bot(config) -> int`` and ``sync_commands(config) -> int`` with :class:`bot.config.Config`; ``bot.cli``
   calls the last two for ``pbm run`` and ``pbm sync``.
@@ -74,6 +77,7 @@ from bot.actions.proposals import ProposalActions
 from bot.actions.queue import QueueActions
 from bot.actions.ratings import BOARD_PAGE, RatingActions
 from bot.actions.settings import SettingsActions
+from bot.actions.tournaments import TournamentActions
 
 __all__ = [
     "BOARD_PAGE",
@@ -110,5 +114,6 @@ class Actions(
     SettingsActions,
     LimitActions,
     ModerationActions,
+    TournamentActions,
 ):
     """Every action a front can take; each group lives in its own module (see the package docstring)."""

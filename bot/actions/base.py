@@ -220,7 +220,21 @@ class ActionsBase:
         if match is not None and match.id is not None and status != "active":
             await self._record_match(state, match, end)
         self.store.after_commit(lambda: self._note_change(game_id))
+        if status != "active":
+            await self._game_over(game_id, state)
         return None
+
+    async def _game_over(self, game_id: int, state: GameState) -> None:
+        """What a game's end changes besides the game, in the transaction of the commit that ended it: a
+        tournament records the result and may pair its next round (:mod:`bot.actions.tournaments`)."""
+
+    async def _match_goes_on(self, ended: int, following: int) -> None:
+        """A Backgammon match's game ``ended`` and its next game ``following`` started, in the same transaction:
+        a tournament's board is played on in the new game; nothing here."""
+
+    def _tell_news(self, result: Result) -> None:
+        """Put on ``result`` what its game's end did elsewhere (a tournament's news: its lines in the message,
+        the rest in ``result.news`` for the fronts to post); nothing here."""
 
     async def _record_match(self, state: GameState, match: Any, end: Any) -> None:
         """The match of a game that just ended, updated in the same transaction: its score after a game won on the

@@ -70,7 +70,7 @@ class ClockActions(ActionsBase):
                 seen.add(timer.id)
                 async with self.store.atomic():
                     notices += await self._act_on(timer)
-        return notices
+        return notices + await self.record_left_over()  # type: ignore[attr-defined]
 
     async def _act_on(self, timer: TimerRow) -> list[Notice]:
         """One due timer: claimed and acted on in the caller's transaction (a failure leaves it to the next
@@ -83,6 +83,8 @@ class ClockActions(ActionsBase):
             return await self._deliver(timer)
         if timer.kind == "vacation" and timer.player_id is not None:
             return await self._vacation_off(timer.player_id, by_hand=False)
+        if timer.kind == "tournament" and timer.ref is not None:
+            return await self.signup_closes(timer.ref)  # type: ignore[attr-defined]
         if timer.kind == "proposal" and timer.ref is not None:
             expired = await self.expire_proposal(timer.ref)  # type: ignore[attr-defined]
             if expired is not None:

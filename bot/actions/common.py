@@ -122,6 +122,9 @@ class Result:
     data: dict[str, Any] = field(default_factory=dict)
     #: the challenges a listing shows (:class:`data.store.ChallengeRow`), for fronts that link to their messages
     challenges: list[Any] = field(default_factory=list)
+    #: what the action did to tournaments (:class:`bot.actions.tournaments.News`: a round over, the next one's
+    #: games started, the end), for fronts to post in the tournament's channel and the new games' threads
+    news: list[Any] = field(default_factory=list)
     #: the game this action finished when the result is about the next game of its match, which started at once:
     #: fronts may post that game's final board where it lives too
     finished_game: int | None = None
@@ -411,8 +414,8 @@ def _apply_moderation(state: GameState, entry: LogEntry) -> None:
     winning seats, are in the event's data)."""
     data = entry.events[0].get("data", {}) if entry.events else {}
     reason = str(data.get("reason", ""))
-    if entry.text == "cancel":
-        state.cancel(cancelled_by_moderator(reason))
+    if entry.text == "cancel":  # a tournament's cancellation logs the outcome's own words
+        state.cancel(str(data["outcome"]) if "outcome" in data else cancelled_by_moderator(reason))
         return
     winners = data.get("winners")
     if not isinstance(winners, list):

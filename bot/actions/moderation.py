@@ -234,7 +234,8 @@ class ModerationActions(ActionsBase):
             seat = state.seat_of(player)
             if seat in state.resigned or seat in state.queued_resign:
                 return _fail(f"{player} is leaving game {game_id} already", game_id=game_id)
-            entries, events, text = _forfeiting(row, state, seat, why)
+            declinable = await self.store.tournament_game(game_id) is None
+            entries, events, text = _forfeiting(row, state, seat, why, declinable=declinable)
             if await self._commit(game_id, row.log_length, entries, state, len(row.memory), before=row) is None:
                 result = self._game_result(game, game_id, state, text, events, actor=None)
                 result.notify = _humans([p for p in state.players if p != player])
@@ -277,12 +278,13 @@ class ModerationActions(ActionsBase):
         await self.store.add_audit(where, moderator, action, f"game {result.game_id}", why, {"said": said})
 
 
-def _forfeiting(row: GameRow, state: GameState, seat: int, why: str) -> Ending:
-    """What removing ``seat`` does to a game, as log entries, events and the line saying it."""
+def _forfeiting(row: GameRow, state: GameState, seat: int, why: str, *, declinable: bool = True) -> Ending:
+    """What removing ``seat`` does to a game, as log entries, events and the line saying it; ``declinable``: a
+    game still in its first round is cancelled (not a tournament's game, which is lost like any other)."""
     player = state.players[seat]
     match = getattr(state, "match", None)
     # the first round (of a match, its first game's): the game is cancelled, as a resignation then declines it
-    if state.ply < len(row.players) and (match is None or match.game == 1):
+    if declinable and state.ply < len(row.players) and (match is None or match.game == 1):
         reason = f"{player} left before the first round was over ({why})"
         state.cancel(cancelled_by_moderator(reason))
         text = f"game {row.id} was cancelled by a moderator: {reason}; it does not count for the ratings"

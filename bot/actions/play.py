@@ -164,6 +164,8 @@ class PlayActions(ActionsBase):
             state=following,
             reply=False,
         )
+        assert result.game_id is not None
+        await self._match_goes_on(row.id, result.game_id)
         result.events = [*ended.events, *result.events]
         result.played, result.played_by = ended.played, ended.played_by
         result.finished_game = row.id
@@ -213,7 +215,9 @@ class PlayActions(ActionsBase):
 
     async def _resign(self, row: GameRow, game: GameDef, state: GameState, player: str) -> Result:
         match = getattr(state, "match", None)
-        if state.ply < len(row.players) and (match is None or match.game == 1):  # a match's later game: no decline
+        # a match's later game is never declined, nor a tournament's (its players were paired to play it)
+        first_round = state.ply < len(row.players) and (match is None or match.game == 1)
+        if first_round and await self.store.tournament_game(row.id) is None:
             return await self._decline_game(row, game, state, player)
         waiting_on = _player_to_move(state)
         try:
@@ -350,6 +354,7 @@ class PlayActions(ActionsBase):
         if later:
             last.message = f"{last.message}\n{later}" if last.message else later
         last.private = private
+        self._tell_news(last)
         await self._attach_clock(last, ended=True)
         await self._hold_for_quiet_hours(last)
         return last

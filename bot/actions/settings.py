@@ -68,8 +68,7 @@ class Limit(NamedTuple):
     free: str
 
 
-#: the per-member limits, per server. ``tournaments`` is kept for the competition issue, which will read it when
-#: tournaments exist; nothing counts against it until then.
+#: the per-member limits, per server (``tournaments``: those a member organises that are signing up or running)
 LIMITS = (
     Limit(
         "open_challenges",
@@ -214,9 +213,8 @@ class ServerSettings:
 
 
 def _limit_text(limit: Limit, value: int) -> str:
-    """``10 open challenges waiting for an answer`` (tournaments: said to count once they exist)."""
-    text = " ".join(part for part in (count(value, limit.noun), limit.after) if part)
-    return text + (" (once tournaments exist)" if limit.name == "tournaments" else "")
+    """``10 open challenges waiting for an answer``."""
+    return " ".join(part for part in (count(value, limit.noun), limit.after) if part)
 
 
 def _mapping(value: Any) -> dict[str, Any]:

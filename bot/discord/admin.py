@@ -167,7 +167,7 @@ class AdminCommands(commands.Cog):
         open_challenges=f"open challenges waiting for an answer (default {LIMITS_BY_NAME['open_challenges'].default})",
         running_games=f"running games (default {LIMITS_BY_NAME['running_games'].default})",
         computer_games=f"running games against me (default {LIMITS_BY_NAME['computer_games'].default})",
-        tournaments=f"tournaments organised, once tournaments exist (default {LIMITS_BY_NAME['tournaments'].default})",
+        tournaments=f"tournaments organised (default {LIMITS_BY_NAME['tournaments'].default})",
     )
     async def settings_limits(
         self,

@@ -51,6 +51,7 @@ from bot.discord.failures import count, log_failure
 from bot.discord.front import REPOST_GRACE, Front, render_board
 from bot.discord.ratings import PageButton, RatingCommands
 from bot.discord.thinking import ComputerPool, ComputerReplies
+from bot.discord.tournaments import TournamentCommands, TournamentPoster
 from bot.discord.tree import RatedTree
 from bot.discord.web_bridge import web_command
 from bot.logs import formatter
@@ -194,6 +195,9 @@ class PbmBot(commands.AutoShardedBot):
         await self.add_cog(self.ratings)
         self.admin = AdminCommands(self.actions, self.front)
         await self.add_cog(self.admin)
+        poster = TournamentPoster(self, self.actions, self.front)
+        self.front.present_news = poster.present
+        await self.add_cog(TournamentCommands(self.actions, self.front, poster))
         for command in word_commands(self.games):
             self.tree.add_command(command)
         self.tree.add_command(show_board_menu(self.games))

@@ -23,8 +23,9 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -186,6 +187,8 @@ class Front:
         self.web_url: str | None = None
         #: told the game of every turn posted that waits on a computer player: the bot has its move played
         self.computer_turn: Callable[[int], None] = lambda game_id: None
+        #: posts what an action did to tournaments (``Result.news``; :mod:`bot.discord.tournaments`)
+        self.present_news: Callable[[list[Any]], Awaitable[None]] | None = None
 
     def board_url(self, result: Result) -> str | None:
         """The web page of the game a turn shows, or ``None`` when the web UI has no public address."""
@@ -354,6 +357,12 @@ class Front:
 
         ``nonce`` is the one the commit marked the board with (see :func:`new_nonce`); without one, a fresh one.
         ``how`` names the post in the metrics: ``turn`` after an action, ``repost`` by the sweep."""
+        if result.news and self.present_news is not None:  # a tournament's news goes out after the turn
+            news, result.news = result.news, []
+            try:
+                return await self.post_turn(result, thread, nonce=nonce, how=how)
+            finally:
+                await self.present_news(news)
         problems: list[str] = []
         assert result.game_id is not None
         marked = nonce is not None
@@ -542,6 +551,9 @@ class Front:
             result = notice.result
             result.notify = [p for p in dict.fromkeys(notice.ping) if p not in result.held]
             await self.post_turn(result)
+            return
+        if notice.kind == "tournament" and notice.result is not None and self.present_news is not None:
+            await self.present_news(notice.result.news)
             return
         if notice.kind == "proposal" and notice.result is not None and notice.result.challenge_id is not None:
             await self.close_proposal(notice.result.challenge_id, notice.text)

@@ -273,7 +273,7 @@ def create_app(
     token (trusted local play may be on, see :mod:`bot.web.security`). ``live``: watch for changes in the
     background (tests drive the hub by hand with ``live=False``). ``ops``: the bot's ``/healthz`` and ``/metrics``,
     served on this port too (``pbm run``)."""
-    from bot.web import acting, game, pages, signin
+    from bot.web import acting, game, pages, signin, tournaments
 
     clock = clock or time.time
     app = web.Application(middlewares=[protect], client_max_size=MAX_BODY)
@@ -291,7 +291,7 @@ def create_app(
     )
     environment.trim_blocks = environment.lstrip_blocks = True
     environment.globals["asset"] = asset
-    for module in (pages, game, acting, signin):
+    for module in (pages, game, acting, signin, tournaments):
         module.add_routes(app)
     app.router.add_static("/static/", HERE / "static")
 

@@ -4,8 +4,8 @@ proposals, conditional moves), :mod:`data.store.ratings` (ratings, leaderboards;
 that ends them, :mod:`data.store.rate`), :mod:`data.store.settings` (each server's settings, the moderators'
 audit log, the counts of the per-member limits), :mod:`data.store.web` (the web front's sessions and sign-in
 links, and the versions of the games its pages watch), :mod:`data.store.matches` (Backgammon matches and their
-games) and :mod:`data.store.health` (what the operator's probes ask, and whether a move that met a failure was
-logged). :class:`Store` is all of it."""
+games), :mod:`data.store.health` (what the operator's probes ask, and whether a move that met a failure was
+logged) and :mod:`data.store.tournaments` (tournaments and their games). :class:`Store` is all of it."""
 
 from __future__ import annotations
 
@@ -43,6 +43,7 @@ from data.store.health import HealthStore, LoggedMove
 from data.store.matches import MatchStore
 from data.store.rate import Rater, RatingWrite
 from data.store.settings import AuditRow, ServerSettingsRow, SettingsStore
+from data.store.tournaments import TournamentGame, TournamentRow, TournamentStore
 from data.store.web import LinkUse, WebSession, WebStore
 
 __all__ = [
@@ -77,6 +78,8 @@ __all__ = [
     "Store",
     "StoreError",
     "TimerRow",
+    "TournamentGame",
+    "TournamentRow",
     "VacationRow",
     "VariantRow",
     "WebSession",
@@ -85,5 +88,5 @@ __all__ = [
 ]
 
 
-class Store(SettingsStore, MatchStore, WebStore, HealthStore):
+class Store(TournamentStore, SettingsStore, MatchStore, WebStore, HealthStore):
     """The database. Create with :meth:`open`; use as an async context manager or call :meth:`close`."""

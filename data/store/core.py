@@ -78,6 +78,8 @@ COPIED_TABLES = {
     "audit_log": "id",
     "web_sessions": "id",
     "web_links": "id",
+    "tournaments": "id",
+    "tournament_games": "game_id",
 }
 #: the tables whose ``id`` is text (a name, a token's hash), not a number from a sequence
 TEXT_IDS = ("players", "web_sessions", "web_links")
@@ -156,6 +158,8 @@ REQUIRED_TABLES = (
     "web_links",
     "matches",
     "match_games",
+    "tournaments",
+    "tournament_games",
 )
 
 
@@ -955,19 +959,28 @@ class CoreStore(Units):
 
     async def game_by_thread(self, thread_id: int) -> int | None:
         """The game a Discord thread is about: its newest, as the games of a Backgammon match follow one another in
-        one thread. Remembered unless it is a match's game (the match may go on in a new game there)."""
+        one thread; ``None`` for a thread of no game, or of several games not all of one match (a tournament
+        round's shared thread: a command typed there names its game). Remembered unless it is a match's game (the
+        match may go on in a new game there)."""
         known = self._game_of_thread.get(thread_id)
         if known is not None:
             return known
         async with self._db.execute(
-            "SELECT id, EXISTS (SELECT 1 FROM match_games WHERE game_id = games.id) FROM games WHERE thread_id = ?"
-            " ORDER BY id DESC LIMIT 1",
+            "SELECT g.id, m.match_id FROM games g LEFT JOIN match_games m ON m.game_id = g.id WHERE g.thread_id = ?"
+            " ORDER BY g.id DESC LIMIT 1",
             (thread_id,),
         ) as cursor:
             row = await cursor.fetchone()
         if row is None:
             return None
-        if not row[1]:
+        async with self._db.execute(
+            "SELECT 1 FROM games g WHERE g.thread_id = ? AND g.id <> ? AND NOT EXISTS"
+            " (SELECT 1 FROM match_games m WHERE m.game_id = g.id AND m.match_id = ?) LIMIT 1",
+            (thread_id, row[0], row[1]),
+        ) as cursor:
+            if await cursor.fetchone() is not None:
+                return None
+        if row[1] is None:
             self._game_of_thread[thread_id] = int(row[0])
         return int(row[0])
 
