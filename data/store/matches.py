@@ -1,7 +1,7 @@
 """Backgammon matches as stored: one row per match (length, players, score, how it ended) and the link of each of its
 games to it, in order (migration 9).
 
-A match's games are made by the same commands as every game (:meth:`data.store.core.CoreStore.create_game`); this
+A match's games are made by the same commands as every game (:meth:`data.store.games.GameStore.create_game`); this
 store links them and keeps the match's row up to date. A match's game number is its link table's key, so the next
 game of a match is started once however many processes end the game before it at the same moment: the second link
 is refused as a :class:`StaleWriteError` (and the commit that ended the game was refused before it, by the move
@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from data.rows import MatchRow
-from data.store.core import UNPOSTED_PREFIX, CoreStore, DamagedRowError, NotFoundError, StaleWriteError
+from data.store.core import UNPOSTED_PREFIX, DamagedRowError, NotFoundError, StaleWriteError
+from data.store.meta import MetaStore
 
 _MATCH_COLUMNS = "id, length, players, score, games, status, winner, created_at, updated_at"
 
 
-class MatchStore(CoreStore):
+class MatchStore(MetaStore):
     """Matches: started, their games linked, their score and end recorded, read back."""
 
     async def create_match(self, length: int, players: Sequence[str]) -> int:

@@ -1,5 +1,5 @@
 """Rating a finished game inside the transaction that ends it, so a rating never misses a game nor counts one twice:
-the guarded commit of the game's last actions (:meth:`data.store.core.CoreStore.commit_actions`) calls
+the guarded commit of the game's last actions (:meth:`data.store.games.GameStore.commit_actions`) calls
 :func:`write_rating` after its guard held, and everything is one transaction.
 
 The store knows no rating formula: a :class:`Rater` (``bot.ratings``) gives a new player's rating and works out

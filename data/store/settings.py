@@ -20,15 +20,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from data.rows import ChallengeRow
-from data.store.core import (
-    _CHALLENGE_COLUMNS,
-    CoreStore,
-    DamagedRowError,
-    StaleWriteError,
-    _challenge_row,
-    _dumps,
-    _loads,
-)
+from data.store.challenges import _CHALLENGE_COLUMNS, _challenge_row
+from data.store.core import CoreStore, DamagedRowError, StaleWriteError, _dumps, _loads
 
 #: the character that escapes ``%`` and ``_`` in a LIKE pattern (player names may hold ``_``)
 _LIKE_ESCAPE = "!"
